@@ -1,0 +1,5 @@
+import { runServices } from './shared/runtime.js'
+import { tasksService } from './tasks/service.js'
+
+/** Every Hearth service in one process, on one database. */
+await runServices([tasksService])

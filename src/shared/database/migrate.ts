@@ -1,0 +1,24 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import * as tasks from './migrations/0001-tasks.js'
+import * as accessGrants from './migrations/0002-access-grants.js'
+
+/** Listed in code rather than read from disk, so the build and the tests run the same set. */
+const migrations: Record<string, Migration> = {
+  '0001-tasks': tasks,
+  '0002-access-grants': accessGrants
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/**
+ * Brings the schema up to date. Kysely's Migrator takes a lock (an advisory lock on PostgreSQL),
+ * so instances starting together apply each migration once.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator works on any schema
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  const failed = results?.find((result) => result.status === 'Error')
+  if (error) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error })
+  }
+}

@@ -1,0 +1,28 @@
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+export interface OpenApiOptions {
+  title: string
+  description: string
+  version: string
+}
+
+/**
+ * OpenAPI 3.1 built from the route schemas, served at /openapi.json, with Swagger UI at /docs
+ * served from the package's own files (no CDN).
+ */
+export const openApi = fp<OpenApiOptions>(
+  async function openApi(app: FastifyInstance, options) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: options.title, description: options.description, version: options.version }
+      }
+    })
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  },
+  { name: 'openapi' }
+)

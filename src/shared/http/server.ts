@@ -1,0 +1,37 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance, type RawServerDefault } from 'fastify'
+import type { Logger } from '../logging.js'
+import { requestIdFor } from '../logging.js'
+import { errorHandling } from './error-handler.js'
+import { RequestLog } from './request-log.js'
+import { type OpenApiOptions, openApi } from './openapi.js'
+import { formatSchemaErrors, validatorCompiler } from './validation.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger, TypeBoxTypeProvider>
+
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
+export interface ServerOptions {
+  logger: Logger
+  openApi: OpenApiOptions
+}
+
+/** The Fastify base both services share: validation, `{ error }` bodies, request ids, OpenAPI. */
+export async function createServer(options: ServerOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    genReqId: requestIdFor,
+    logController: new RequestLog(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSchemaErrorFormatter(formatSchemaErrors)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  await app.register(errorHandling)
+  await app.register(openApi, options.openApi)
+  return app
+}

@@ -1,0 +1,61 @@
+import closeWithGrace from 'close-with-grace'
+import type { Kysely } from 'kysely'
+import { type Config, ConfigError, readConfig } from './config.js'
+import { openDatabase } from './database/connect.js'
+import { migrateToLatest } from './database/migrate.js'
+import type { Database } from './database/schema.js'
+import type { App } from './http/server.js'
+import { type Logger, createLogger } from './logging.js'
+
+export interface ServiceContext {
+  config: Config
+  db: Kysely<Database>
+  logger: Logger
+}
+
+export interface Service {
+  name: string
+  port: (config: Config) => number
+  build: (context: ServiceContext) => Promise<App>
+}
+
+/** How long in-flight requests get to finish after SIGTERM/SIGINT before the process gives up. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+/**
+ * Reads the configuration, opens and migrates the database, starts each service on its port, and
+ * on SIGTERM/SIGINT stops accepting, lets in-flight requests finish, closes the database, exits 0.
+ */
+export async function runServices(services: Service[]): Promise<void> {
+  const config = readConfigOrExit()
+  const logger = createLogger(config.shared.logLevel)
+  const { db, dialect } = openDatabase(config.shared)
+  const apps: App[] = []
+
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger }, async ({ signal, err }) => {
+    if (err) logger.error({ err }, 'stopping after an unexpected error')
+    else logger.info({ signal }, 'stopping')
+    for (const app of apps) await app.close()
+    await db.destroy()
+  })
+
+  await migrateToLatest(db)
+  logger.info({ dialect }, 'database ready')
+  for (const service of services) {
+    const app = await service.build({ config, db, logger: logger.child({ service: service.name }) })
+    apps.push(app)
+    await app.listen({ host: config.shared.host, port: service.port(config) })
+  }
+}
+
+export function readConfigOrExit(): Config {
+  try {
+    return readConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Invalid configuration: ${error.message}`)
+      process.exit(1)
+    }
+    throw error
+  }
+}

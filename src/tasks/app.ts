@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely'
+import { type AccessResolver, createAccessResolver } from '../shared/access-grants/access-resolver.js'
+import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import type { TasksConfig } from '../shared/config.js'
+import type { Database } from '../shared/database/schema.js'
+import { type App, createServer } from '../shared/http/server.js'
+import type { Logger } from '../shared/logging.js'
+import { accessCheck } from './plugins/access-check.js'
+import { createTasksRepository } from './repository.js'
+import { healthRoutes } from './routes/health.js'
+import { taskRoutes } from './routes/tasks.js'
+
+export interface TasksAppDependencies {
+  config: TasksConfig
+  db: Kysely<Database>
+  logger: Logger
+  /** Overrides the grants lookup (tests use it to simulate a failing store). */
+  accessResolver?: AccessResolver
+}
+
+/**
+ * The task manager: health outside the access check; every task route behind it.
+ * Reading this function tells how a request is handled.
+ */
+export async function buildTasksApp({ config, db, logger, accessResolver }: TasksAppDependencies): Promise<App> {
+  const app = await createServer({
+    logger,
+    openApi: {
+      title: 'Hearth task manager',
+      description: 'Tasks owned by a user, who is named by the x-user-id header.',
+      version: '1.0.0'
+    }
+  })
+
+  await app.register(healthRoutes)
+  await app.register(async function protectedRoutes(scope) {
+    await scope.register(accessCheck, {
+      resolver: accessResolver ?? createAccessResolver(createGrantsRepository(db)),
+      applicationId: config.appId,
+      permissionsEnabled: config.permissionsEnabled
+    })
+    await scope.register(taskRoutes, { tasks: createTasksRepository(db) })
+  })
+  return app
+}

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../shared/database/schema.js'
+import type { ListPosition } from './cursor.js'
+import { type Task, type TaskChanges, nextUpdatedAt } from './rules.js'
+import type { TaskStatus } from './schemas.js'
+
+export interface ListOptions {
+  limit: number
+  after?: ListPosition | undefined
+  status?: TaskStatus | undefined
+}
+
+export type TasksRepository = ReturnType<typeof createTasksRepository>
+
+/** Every read and write is scoped to the assignee: another user's task is simply not there. */
+export function createTasksRepository(db: Kysely<Database>) {
+  const ownedBy = (userId: string) => db.selectFrom('tasks').selectAll().where('assignee', '=', userId)
+
+  return {
+    async insert(task: Task): Promise<Task> {
+      await db.insertInto('tasks').values(task).execute()
+      return (await this.findOwned(task.id, task.assignee)) as Task
+    },
+
+    async findOwned(id: string, userId: string): Promise<Task | undefined> {
+      return (await ownedBy(userId).where('id', '=', id).executeTakeFirst()) as Task | undefined
+    },
+
+    /** Newest first; reads one row past the page to know whether another page follows. */
+    async listOwned(userId: string, options: ListOptions): Promise<{ tasks: Task[]; hasMore: boolean }> {
+      let query = ownedBy(userId)
+      if (options.status) query = query.where('status', '=', options.status)
+      const after = options.after
+      if (after) {
+        query = query.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)))
+      }
+      const rows = (await query
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(options.limit + 1)
+        .execute()) as Task[]
+      return { tasks: rows.slice(0, options.limit), hasMore: rows.length > options.limit }
+    },
+
+    async updateOwned(id: string, userId: string, changes: TaskChanges, now: Date): Promise<Task | undefined> {
+      const current = await this.findOwned(id, userId)
+      if (!current) return undefined
+      await db
+        .updateTable('tasks')
+        .set({ ...changes, updatedAt: nextUpdatedAt(current.updatedAt, now) })
+        .where('id', '=', id)
+        .where('assignee', '=', userId)
+        .execute()
+      return this.findOwned(id, userId)
+    },
+
+    async deleteOwned(id: string, userId: string): Promise<boolean> {
+      const result = await db.deleteFrom('tasks').where('id', '=', id).where('assignee', '=', userId).executeTakeFirst()
+      return result.numDeletedRows > 0n
+    }
+  }
+}

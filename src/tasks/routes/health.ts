@@ -1,0 +1,10 @@
+import type { App } from '../../shared/http/server.js'
+import { HealthResponse } from '../schemas.js'
+
+export async function healthRoutes(app: App) {
+  app.get(
+    '/health',
+    { schema: { summary: 'Liveness check (no access check)', tags: ['health'], response: { 200: HealthResponse } } },
+    async () => ({ status: 'ok' as const })
+  )
+}

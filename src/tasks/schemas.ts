@@ -1,0 +1,68 @@
+import { type Static, Type } from 'typebox'
+import { ErrorResponse } from '../shared/http/schemas.js'
+
+export const TASK_STATUSES = ['pending', 'in-progress', 'completed'] as const
+export type TaskStatus = (typeof TASK_STATUSES)[number]
+
+export const TITLE_MAX_LENGTH = 500
+export const DESCRIPTION_MAX_LENGTH = 10_000
+export const PAGE_SIZE = { default: 50, max: 100 } as const
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds, set by the server' })
+
+export const Task = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Assigned by the service; random and unguessable' }),
+    title: Type.String(),
+    description: Type.String(),
+    status: Type.Enum(TASK_STATUSES),
+    assignee: Type.String({ description: 'The id of the user who created the task' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp
+  },
+  { $id: 'Task' }
+)
+
+export const TaskParams = Type.Object({ taskId: Type.String({ description: 'The task id' }) })
+
+export const CreateTaskBody = Type.Object(
+  {
+    title: Type.String({ format: 'non-blank', maxLength: TITLE_MAX_LENGTH }),
+    description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH }))
+  },
+  { description: 'Other fields (id, status, assignee, timestamps) are ignored' }
+)
+export type CreateTaskBody = Static<typeof CreateTaskBody>
+
+export const UpdateTaskBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ maxLength: TITLE_MAX_LENGTH, description: 'Applied when non-empty' })),
+    description: Type.Optional(
+      Type.String({ maxLength: DESCRIPTION_MAX_LENGTH, description: 'Applied whenever present, empty string included' })
+    ),
+    // The empty string is accepted and ignored: the spec applies status only when it is truthy.
+    status: Type.Optional(Type.Enum([...TASK_STATUSES, ''], { description: 'Applied when non-empty' }))
+  },
+  { description: 'Absent fields are left unchanged' }
+)
+export type UpdateTaskBody = Static<typeof UpdateTaskBody>
+
+export const ListTasksQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }),
+  cursor: Type.Optional(Type.String({ maxLength: 512, description: 'nextCursor of the previous page' })),
+  status: Type.Optional(Type.Enum(TASK_STATUSES))
+})
+export type ListTasksQuery = Static<typeof ListTasksQuery>
+
+export const TaskList = Type.Object({
+  tasks: Type.Array(Task),
+  hasMore: Type.Boolean(),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null when hasMore is false' })
+})
+
+export const HealthResponse = Type.Object({ status: Type.Literal('ok') })
+
+/** The error responses a task route documents, keyed by status. */
+export function errorResponses<const S extends readonly number[]>(...statuses: S) {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse])) as Record<S[number], typeof ErrorResponse>
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Kysely } from 'kysely'
+import pg from 'pg'
+import { type DatabaseDialect, openDatabase } from '../../src/shared/database/connect.js'
+import { migrateToLatest } from '../../src/shared/database/migrate.js'
+import type { Database } from '../../src/shared/database/schema.js'
+
+export interface TestDatabase {
+  db: Kysely<Database>
+  dialect: DatabaseDialect
+  /** Where SQLite keeps its file; a scratch folder on PostgreSQL too. */
+  dataDir: string
+  /** Set on PostgreSQL: the URL and the schema this run owns. */
+  databaseUrl?: string
+  schema?: string
+  destroy(): Promise<void>
+}
+
+export interface DatabaseUnderTest {
+  name: DatabaseDialect
+  open(): Promise<TestDatabase>
+}
+
+const sqlite: DatabaseUnderTest = {
+  name: 'sqlite',
+  async open() {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'))
+    const { db, dialect } = openDatabase({ databaseUrl: undefined, dataDir })
+    await migrateToLatest(db)
+    return {
+      db,
+      dialect,
+      dataDir,
+      async destroy() {
+        await db.destroy()
+        fs.rmSync(dataDir, { recursive: true, force: true })
+      }
+    }
+  }
+}
+
+function postgres(databaseUrl: string): DatabaseUnderTest {
+  return {
+    name: 'postgres',
+    async open() {
+      // Each run works in a schema of its own, so runs and test files never collide.
+      const schema = `hearth_test_${process.pid}_${randomBytes(4).toString('hex')}`
+      await withAdminClient(databaseUrl, (client) => client.query(`create schema ${schema}`))
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'))
+      const { db, dialect } = openDatabase({ databaseUrl, dataDir, schema, maxConnections: 5 })
+      await migrateToLatest(db)
+      return {
+        db,
+        dialect,
+        dataDir,
+        databaseUrl,
+        schema,
+        async destroy() {
+          await db.destroy()
+          await withAdminClient(databaseUrl, (client) => client.query(`drop schema ${schema} cascade`))
+          fs.rmSync(dataDir, { recursive: true, force: true })
+        }
+      }
+    }
+  }
+}
+
+async function withAdminClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+let noticePrinted = false
+
+/**
+ * SQLite always; PostgreSQL when TEST_DATABASE_URL is set. In CI a missing PostgreSQL is a
+ * failure, never a silent skip.
+ */
+export function databasesUnderTest(): DatabaseUnderTest[] {
+  const url = process.env.TEST_DATABASE_URL
+  if (url) return [sqlite, postgres(url)]
+  if (process.env.CI === 'true') throw new Error('TEST_DATABASE_URL must be set in CI: the suite runs on PostgreSQL too')
+  if (!noticePrinted) {
+    noticePrinted = true
+    console.warn('Notice: TEST_DATABASE_URL is not set, so the PostgreSQL half of the suite is skipped.')
+  }
+  return [sqlite]
+}
