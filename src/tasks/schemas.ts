@@ -8,6 +8,10 @@ export const TITLE_MAX_LENGTH = 500
 export const DESCRIPTION_MAX_LENGTH = 10_000
 export const PAGE_SIZE = { default: 50, max: 100 } as const
 
+/** A string limited to the given values; `type` first, so a number reads "must be a string". */
+const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
+
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds, set by the server' })
 
 export const Task = Type.Object(
@@ -15,7 +19,7 @@ export const Task = Type.Object(
     id: Type.String({ format: 'uuid', description: 'Assigned by the service; random and unguessable' }),
     title: Type.String(),
     description: Type.String(),
-    status: Type.Enum(TASK_STATUSES),
+    status: StringEnum(TASK_STATUSES),
     assignee: Type.String({ description: 'The id of the user who created the task' }),
     createdAt: Timestamp,
     updatedAt: Timestamp
@@ -41,7 +45,7 @@ export const UpdateTaskBody = Type.Object(
       Type.String({ maxLength: DESCRIPTION_MAX_LENGTH, description: 'Applied whenever present, empty string included' })
     ),
     // The empty string is accepted and ignored: the spec applies status only when it is truthy.
-    status: Type.Optional(Type.Enum([...TASK_STATUSES, ''], { description: 'Applied when non-empty' }))
+    status: Type.Optional(StringEnum([...TASK_STATUSES, ''], { description: 'Applied when non-empty' }))
   },
   { description: 'Absent fields are left unchanged' }
 )
@@ -50,7 +54,7 @@ export type UpdateTaskBody = Static<typeof UpdateTaskBody>
 export const ListTasksQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }),
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'nextCursor of the previous page' })),
-  status: Type.Optional(Type.Enum(TASK_STATUSES))
+  status: Type.Optional(StringEnum(TASK_STATUSES))
 })
 export type ListTasksQuery = Static<typeof ListTasksQuery>
 

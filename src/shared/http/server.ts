@@ -28,6 +28,8 @@ export async function createServer(options: ServerOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSchemaErrorFormatter(formatSchemaErrors)
+  // The APIs speak JSON; a text body is refused with 415 rather than read as a string.
+  app.removeContentTypeParser('text/plain')
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })

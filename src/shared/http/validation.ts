@@ -45,7 +45,8 @@ function describe(error: ErrorObject, dataVar: string): string {
     case 'minLength':
       return `${field} must be at least ${String(params.limit)} characters`
     case 'enum':
-      return `${field} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`
+      // An allowed empty string means "leave unchanged"; it is no choice worth listing.
+      return `${field} must be one of: ${(params.allowedValues as unknown[]).filter((value) => value !== '').join(', ')}`
     case 'minimum':
     case 'maximum':
       return `${field} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`
