@@ -1,5 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type RawServerDefault } from 'fastify'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RawServerDefault
+} from 'fastify'
 import type { Logger } from '../logging.js'
 import { requestIdFor } from '../logging.js'
 import { errorHandling } from './error-handler.js'
@@ -24,7 +30,11 @@ export async function createServer(options: ServerOptions): Promise<App> {
     genReqId: requestIdFor,
     logController: new RequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true
+    return503OnClosing: true,
+    // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape too.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      reply.code(error.statusCode ?? 400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : error.message })
+    }
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSchemaErrorFormatter(formatSchemaErrors)

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+  /** Everything the process wrote so far, stdout and stderr. */
+  output: () => string
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string>
+}
+
+/** A port that was free a moment ago, for a child process to listen on. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Runs a built entry point (e.g. `dist/src/tasks/main.js`) as `npm start` would, with the given environment. */
+export function runBuilt(entry: string, env: Record<string, string>): Omit<ServerProcess, 'url'> {
+  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  return { child, output: () => output, exited }
+}
+
+/** Starts a built service and waits until `healthPath` answers 200. */
+export async function startBuilt(entry: string, env: Record<string, string>, healthPath = '/health'): Promise<ServerProcess> {
+  const port = Number(env.PORT ?? (await freePort()))
+  const server = runBuilt(entry, { ...env, PORT: String(port) })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`)
+    try {
+      if ((await fetch(url + healthPath)).ok) return { ...server, url }
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      server.child.kill('SIGKILL')
+      throw new Error(`server did not start:\n${server.output()}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

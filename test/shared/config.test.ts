@@ -1,0 +1,48 @@
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, readConfig } from '../../src/shared/config.js'
+
+describe('configuration', () => {
+  it('has safe defaults: loopback, port 3000, SQLite under ./data, permissions off, app id "tasks"', () => {
+    const config = readConfig({})
+    expect(config.shared).toEqual({ host: '127.0.0.1', dataDir: path.resolve('data'), databaseUrl: undefined, logLevel: 'info' })
+    expect(config.tasks).toEqual({ port: 3000, appId: 'tasks', permissionsEnabled: false })
+  })
+
+  it('reads every variable', () => {
+    const config = readConfig({
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      DATA_DIR: '/var/lib/hearth',
+      DATABASE_URL: 'postgres://db.internal/hearth',
+      LOG_LEVEL: 'warn',
+      PERMISSIONS_ENABLED: 'true',
+      TASKS_APP_ID: 'todo'
+    })
+    expect(config.shared).toEqual({
+      host: '0.0.0.0',
+      dataDir: '/var/lib/hearth',
+      databaseUrl: 'postgres://db.internal/hearth',
+      logLevel: 'warn'
+    })
+    expect(config.tasks).toEqual({ port: 8080, appId: 'todo', permissionsEnabled: true })
+  })
+
+  it('treats an empty value as unset', () => {
+    expect(readConfig({ PORT: '', DATABASE_URL: ' ' }).tasks.port).toBe(3000)
+  })
+
+  it.each([
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '80a'],
+    ['LOG_LEVEL', 'verbose'],
+    ['PERMISSIONS_ENABLED', 'yes please'],
+    ['DATABASE_URL', 'sqlite:///tmp/x.db'],
+    ['TASKS_APP_ID', 'has spaces']
+  ])('rejects %s=%s with an error naming the variable', (variable, value) => {
+    const read = () => readConfig({ [variable]: value })
+    expect(read).toThrow(ConfigError)
+    expect(read).toThrow(new RegExp(`^${variable}: `))
+  })
+})
