@@ -24,11 +24,23 @@ export interface SharedConfig {
   logLevel: LogLevel
 }
 
+export const TASKS_AUTH_MODES = ['header', 'token', 'either'] as const
+export type TasksAuthMode = (typeof TASKS_AUTH_MODES)[number]
+
 export interface TasksConfig {
   port: number
   appId: string
   permissionsEnabled: boolean
+  /** How a caller proves who they are: the spec's `x-user-id`, the hub's SSO token, or either. */
+  auth: TasksAuthMode
+  /** The `iss` of the hub's SSO tokens. */
+  hubIssuer: string
+  /** Where the hub publishes its token keys (unused when the hub runs in the same process). */
+  hubJwksUrl: URL
 }
+
+/** The hub's default public URL; the task manager derives where to find the hub from it. */
+export const DEFAULT_HUB_PUBLIC_URL = 'http://localhost:3001'
 
 export interface Config {
   shared: SharedConfig
@@ -38,6 +50,7 @@ export interface Config {
 /** Reads and validates the whole configuration once; throws ConfigError naming the variable. */
 export function readConfig(env: Env = process.env): Config {
   const read = reader(env)
+  const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', read.string('HUB_PUBLIC_URL', DEFAULT_HUB_PUBLIC_URL)))
   return {
     shared: {
       host: read.string('HOST', '127.0.0.1'),
@@ -48,9 +61,17 @@ export function readConfig(env: Env = process.env): Config {
     tasks: {
       port: read.port('PORT', 3000),
       appId: read.identifier('TASKS_APP_ID', 'tasks'),
-      permissionsEnabled: read.boolean('PERMISSIONS_ENABLED', false)
+      permissionsEnabled: read.boolean('PERMISSIONS_ENABLED', false),
+      auth: read.oneOf('TASKS_AUTH', TASKS_AUTH_MODES, 'header'),
+      hubIssuer,
+      hubJwksUrl: read.url('HUB_JWKS_URL', `${hubIssuer}/.well-known/jwks.json`)
     }
   }
+}
+
+/** A URL as an issuer string: `http://localhost:3001`, never `http://localhost:3001/`. */
+export function withoutTrailingSlash(url: URL): string {
+  return url.href.replace(/\/+$/, '')
 }
 
 /** Typed accessors over the environment; each names its variable when the value is bad. */

@@ -5,6 +5,8 @@ import type { TasksConfig } from '../shared/config.js'
 import type { Database } from '../shared/database/schema.js'
 import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
+import { type SsoTokenVerifier, createSsoTokenVerifier, remoteHubKeys } from '../shared/sso/token-verifier.js'
+import { callerIdentification } from './identity.js'
 import { accessCheck } from './plugins/access-check.js'
 import { createTasksRepository } from './repository.js'
 import { healthRoutes } from './routes/health.js'
@@ -16,13 +18,16 @@ export interface TasksAppDependencies {
   logger: Logger
   /** Overrides the grants lookup (tests use it to simulate a failing store). */
   accessResolver?: AccessResolver
+  /** The hub's SSO token check; by default the hub's JWKS is fetched from `config.hubJwksUrl`. */
+  verifySsoToken?: SsoTokenVerifier
 }
 
 /**
  * The task manager: health outside the access check; every task route behind it.
  * Reading this function tells how a request is handled.
  */
-export async function buildTasksApp({ config, db, logger, accessResolver }: TasksAppDependencies): Promise<App> {
+export async function buildTasksApp(dependencies: TasksAppDependencies): Promise<App> {
+  const { config, db, logger, accessResolver } = dependencies
   const app = await createServer({
     logger,
     openApi: {
@@ -35,6 +40,7 @@ export async function buildTasksApp({ config, db, logger, accessResolver }: Task
   await app.register(healthRoutes)
   await app.register(async function protectedRoutes(scope) {
     await scope.register(accessCheck, {
+      identify: callerIdentification(config.auth, config.auth === 'header' ? undefined : ssoTokenVerifier(dependencies)),
       resolver: accessResolver ?? createAccessResolver(createGrantsRepository(db)),
       applicationId: config.appId,
       permissionsEnabled: config.permissionsEnabled
@@ -42,4 +48,11 @@ export async function buildTasksApp({ config, db, logger, accessResolver }: Task
     await scope.register(taskRoutes, { tasks: createTasksRepository(db) })
   })
   return app
+}
+
+function ssoTokenVerifier({ config, verifySsoToken }: TasksAppDependencies): SsoTokenVerifier {
+  return (
+    verifySsoToken ??
+    createSsoTokenVerifier({ keys: remoteHubKeys(config.hubJwksUrl), issuer: config.hubIssuer, audience: config.appId })
+  )
 }

@@ -6,7 +6,25 @@ describe('configuration', () => {
   it('has safe defaults: loopback, port 3000, SQLite under ./data, permissions off, app id "tasks"', () => {
     const config = readConfig({})
     expect(config.shared).toEqual({ host: '127.0.0.1', dataDir: path.resolve('data'), databaseUrl: undefined, logLevel: 'info' })
-    expect(config.tasks).toEqual({ port: 3000, appId: 'tasks', permissionsEnabled: false })
+    expect(config.tasks).toEqual({
+      port: 3000,
+      appId: 'tasks',
+      permissionsEnabled: false,
+      auth: 'header',
+      hubIssuer: 'http://localhost:3001',
+      hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json')
+    })
+  })
+
+  it("finds the hub's issuer and keys from its public URL unless told otherwise", () => {
+    expect(readConfig({ HUB_PUBLIC_URL: 'https://id.example.org/' }).tasks).toMatchObject({
+      hubIssuer: 'https://id.example.org',
+      hubJwksUrl: new URL('https://id.example.org/.well-known/jwks.json')
+    })
+    expect(readConfig({ HUB_ISSUER: 'https://issuer.example.org', HUB_JWKS_URL: 'https://keys.example.org/jwks' }).tasks).toMatchObject({
+      hubIssuer: 'https://issuer.example.org',
+      hubJwksUrl: new URL('https://keys.example.org/jwks')
+    })
   })
 
   it('reads every variable', () => {
@@ -17,7 +35,8 @@ describe('configuration', () => {
       DATABASE_URL: 'postgres://db.internal/hearth',
       LOG_LEVEL: 'warn',
       PERMISSIONS_ENABLED: 'true',
-      TASKS_APP_ID: 'todo'
+      TASKS_APP_ID: 'todo',
+      TASKS_AUTH: 'either'
     })
     expect(config.shared).toEqual({
       host: '0.0.0.0',
@@ -25,7 +44,7 @@ describe('configuration', () => {
       databaseUrl: 'postgres://db.internal/hearth',
       logLevel: 'warn'
     })
-    expect(config.tasks).toEqual({ port: 8080, appId: 'todo', permissionsEnabled: true })
+    expect(config.tasks).toMatchObject({ port: 8080, appId: 'todo', permissionsEnabled: true, auth: 'either' })
   })
 
   it('treats an empty value as unset', () => {
@@ -39,7 +58,10 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'verbose'],
     ['PERMISSIONS_ENABLED', 'yes please'],
     ['DATABASE_URL', 'sqlite:///tmp/x.db'],
-    ['TASKS_APP_ID', 'has spaces']
+    ['TASKS_APP_ID', 'has spaces'],
+    ['TASKS_AUTH', 'password'],
+    ['HUB_JWKS_URL', 'ftp://keys'],
+    ['HUB_ISSUER', 'not a url']
   ])('rejects %s=%s with an error naming the variable', (variable, value) => {
     const read = () => readConfig({ [variable]: value })
     expect(read).toThrow(ConfigError)

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { AccessResolver } from '../../shared/access-grants/access-resolver.js'
 import type { AccessGrant, Permission } from '../../shared/access-grants/grant.js'
-import { badRequest, forbidden, serviceUnavailable, unauthorized } from '../../shared/errors.js'
+import { forbidden, serviceUnavailable } from '../../shared/errors.js'
 import { maskIdentifier } from '../../shared/logging.js'
+import type { IdentifyCaller } from '../identity.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,30 +20,24 @@ declare module 'fastify' {
 }
 
 export interface AccessCheckOptions {
+  identify: IdentifyCaller
   resolver: AccessResolver
   applicationId: string
   permissionsEnabled: boolean
 }
 
-export const USER_ID_HEADER = 'x-user-id'
-const USER_ID_MAX_LENGTH = 256
-
 /**
- * The spec's access check: before every task route, identify the user by `x-user-id` and make sure
+ * The spec's access check: before every task route, identify the user (see identity.ts) and make sure
  * they hold a grant for this application, granting the default one on first use. When the grants
  * store fails the request goes on (spec rule 4), unless permissions are enforced: then it fails closed.
  */
 export const accessCheck = fp<AccessCheckOptions>(
-  async function accessCheck(app: FastifyInstance, { resolver, applicationId, permissionsEnabled }) {
+  async function accessCheck(app: FastifyInstance, { identify, resolver, applicationId, permissionsEnabled }) {
     app.decorateRequest('userId', '')
     app.decorateRequest('grant', null)
 
-    app.addHook('onRequest', async (request) => {
-      const userId = request.headers[USER_ID_HEADER]
-      if (typeof userId !== 'string' || userId.trim() === '') throw unauthorized(`${USER_ID_HEADER} header is required`)
-      if (userId.length > USER_ID_MAX_LENGTH) {
-        throw badRequest(`${USER_ID_HEADER} header must be at most ${USER_ID_MAX_LENGTH} characters`)
-      }
+    app.addHook('onRequest', async (request, reply) => {
+      const userId = await identify(request, reply)
       request.userId = userId
       try {
         request.grant = await resolver.resolve(userId, applicationId)

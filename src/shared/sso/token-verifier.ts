@@ -1,0 +1,62 @@
+import { type JWTVerifyGetKey, createRemoteJWKSet, errors, jwtVerify } from 'jose'
+
+/** The hub signs SSO tokens with one of these; anything else (`none`, HMAC) is refused. */
+export const SSO_TOKEN_ALGORITHMS = ['EdDSA', 'ES256']
+/** Tolerated difference between the hub's clock and ours. */
+export const CLOCK_SKEW_SECONDS = 30
+
+export interface SsoIdentity {
+  userId: string
+  email: string | undefined
+}
+
+export class SsoTokenError extends Error {
+  constructor(
+    readonly code: 'expired' | 'invalid',
+    options?: ErrorOptions
+  ) {
+    super(code === 'expired' ? 'SSO token has expired' : 'SSO token is invalid', options)
+    this.name = 'SsoTokenError'
+  }
+}
+
+export type SsoTokenVerifier = (token: string) => Promise<SsoIdentity>
+
+export interface SsoTokenVerifierOptions {
+  /** The hub's public keys: remote (`remoteHubKeys`) or, in one process, the hub's own key set. */
+  keys: JWTVerifyGetKey
+  issuer: string
+  audience: string
+}
+
+/**
+ * Verifies an SSO token of the hub: signature by an allowed algorithm and a published key,
+ * `iss`, `aud`, `exp`/`iat` within the clock skew, and a subject. Every failure is an SsoTokenError.
+ */
+export function createSsoTokenVerifier({ keys, issuer, audience }: SsoTokenVerifierOptions): SsoTokenVerifier {
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        algorithms: SSO_TOKEN_ALGORITHMS,
+        issuer,
+        audience,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        requiredClaims: ['sub', 'exp', 'iat']
+      })
+      if (!payload.sub) throw new SsoTokenError('invalid')
+      return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined }
+    } catch (error) {
+      if (error instanceof SsoTokenError) throw error
+      throw new SsoTokenError(error instanceof errors.JWTExpired ? 'expired' : 'invalid', { cause: error })
+    }
+  }
+}
+
+/**
+ * The hub's JWKS over HTTP, cached for ten minutes. A token naming a key not yet seen triggers a
+ * refetch (at most once per cooldown, 5 s by default), so a rotated key is picked up without a
+ * restart and a flood of forged key ids cannot turn into a flood of fetches.
+ */
+export function remoteHubKeys(jwksUrl: URL, { cooldownMs = 5_000 } = {}): JWTVerifyGetKey {
+  return createRemoteJWKSet(jwksUrl, { cacheMaxAge: 10 * 60_000, cooldownDuration: cooldownMs, timeoutDuration: 5_000 })
+}
