@@ -32,8 +32,12 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
     logger,
     openApi: {
       title: 'Hearth task manager',
-      description: 'Tasks owned by a user, who is named by the x-user-id header.',
-      version: '1.0.0'
+      description: "Tasks owned by a user, who is named by the x-user-id header or the hub's SSO token (TASKS_AUTH).",
+      version: '1.0.0',
+      securitySchemes: {
+        userIdHeader: { type: 'apiKey', in: 'header', name: 'x-user-id', description: 'TASKS_AUTH=header or either' },
+        ssoToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'TASKS_AUTH=token or either' }
+      }
     }
   })
 

@@ -28,6 +28,8 @@ describe('task manager API documentation', () => {
     expect(create.requestBody.content['application/json'].schema.properties.title).toMatchObject({ type: 'string', maxLength: 500 })
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '500']))
     const list = document.paths['/tasks'].get
+    expect(document.components.securitySchemes).toHaveProperty('ssoToken.scheme', 'bearer')
+    expect(document.paths['/health'].get.security).toEqual([])
     expect(list.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['cursor', 'limit', 'status'])
   })
 

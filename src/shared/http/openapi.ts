@@ -2,11 +2,14 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { OpenAPIV3_1 } from 'openapi-types'
 
 export interface OpenApiOptions {
   title: string
   description: string
   version: string
+  /** How callers authenticate; each scheme alone suffices unless a route says otherwise. */
+  securitySchemes?: Record<string, OpenAPIV3_1.SecuritySchemeObject>
 }
 
 /**
@@ -18,7 +21,9 @@ export const openApi = fp<OpenApiOptions>(
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: options.title, description: options.description, version: options.version }
+        info: { title: options.title, description: options.description, version: options.version },
+        components: { securitySchemes: options.securitySchemes ?? {} },
+        security: Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] }))
       }
     })
     await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })

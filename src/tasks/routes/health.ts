@@ -4,7 +4,7 @@ import { HealthResponse } from '../schemas.js'
 export async function healthRoutes(app: App) {
   app.get(
     '/health',
-    { schema: { summary: 'Liveness check (no access check)', tags: ['health'], response: { 200: HealthResponse } } },
+    { schema: { summary: 'Liveness check (no access check)', tags: ['health'], security: [], response: { 200: HealthResponse } } },
     async () => ({ status: 'ok' as const })
   )
 }
