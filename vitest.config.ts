@@ -6,6 +6,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default']
+    // The JSON report lets CI print one plain closing line of counts.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
   }
 })
