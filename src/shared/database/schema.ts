@@ -8,6 +8,9 @@ import type { Insertable, Selectable } from 'kysely'
 export interface Database {
   tasks: TasksTable
   accessGrants: AccessGrantsTable
+  privacySettings: PrivacySettingsTable
+  consents: ConsentsTable
+  auditEvents: AuditEventsTable
 }
 
 export interface TasksTable {
@@ -29,6 +32,35 @@ export interface AccessGrantsTable {
   /** JSON array of permission names. */
   permissions: string
   grantedBy: string
+  createdAt: string
+}
+
+export interface PrivacySettingsTable {
+  userId: string
+  /** The JSON settings document. */
+  document: string
+  activityLogDays: number
+  updatedAt: string
+}
+
+export interface ConsentsTable {
+  id: string
+  userId: string
+  purpose: string
+  /** 1 granted, 0 refused or withdrawn. */
+  granted: number
+  version: string | null
+  recordedAt: string
+}
+
+export interface AuditEventsTable {
+  id: string
+  userId: string
+  type: string
+  /** JSON object with the event's particulars. */
+  detail: string
+  ip: string | null
+  userAgent: string | null
   createdAt: string
 }
 

@@ -8,7 +8,9 @@ import type { FastifySchemaValidationError, SchemaErrorDataVar } from 'fastify/t
  * types; JSON bodies are checked as sent, so `{"title": 5}` is a wrong type, not the title "5".
  */
 function createAjv(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: true, allErrors: false, strict: false })
+  // An unknown field in a body is an error to report, never something to drop silently.
+  const removeAdditional = coerceTypes
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional, allErrors: false, strict: false })
   addFormats.default(ajv)
   // A string with at least one non-space character.
   ajv.addFormat('non-blank', /\S/)
@@ -50,6 +52,8 @@ function describe(error: ErrorObject, dataVar: string): string {
     case 'minimum':
     case 'maximum':
       return `${field} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`
+    case 'const':
+      return `${field} must be ${JSON.stringify(params.allowedValue)}`
     case 'additionalProperties':
       return `${field} has an unknown field: ${String(params.additionalProperty)}`
     default:

@@ -1,0 +1,22 @@
+/** The security events the hub records per user; read back through the data export. */
+export const AUDIT_EVENT_TYPES = [
+  'signup',
+  'signin',
+  'signin.failed',
+  'signout',
+  'session.refreshed',
+  'sso-token.issued',
+  'privacy.updated',
+  'consent.recorded',
+  'export.created'
+] as const
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
+
+export interface AuditEventInput {
+  userId: string
+  type: AuditEventType
+  /** The event's particulars (audience, changed fields...). Never a secret. */
+  detail?: Record<string, unknown>
+  ip?: string | undefined
+  userAgent?: string | undefined
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../shared/database/schema.js'
+import { RETENTION_DAYS } from '../privacy/settings.js'
+import type { AuditEventInput } from './events.js'
+
+const DAY_MS = 86_400_000
+const USER_AGENT_MAX = 512
+
+export type AuditTrail = ReturnType<typeof createAuditTrail>
+
+/** The append-only audit trail: written by events, read by the export, pruned by retention. */
+export function createAuditTrail(db: Kysely<Database>) {
+  return {
+    async record(event: AuditEventInput, now = new Date()): Promise<void> {
+      await db
+        .insertInto('auditEvents')
+        .values({
+          id: randomUUID(),
+          userId: event.userId,
+          type: event.type,
+          detail: JSON.stringify(event.detail ?? {}),
+          ip: event.ip ?? null,
+          userAgent: event.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+          createdAt: now.toISOString()
+        })
+        .execute()
+    },
+
+    /** Oldest first, as a trail reads. */
+    eventsOf(userId: string) {
+      return db.selectFrom('auditEvents').selectAll().where('userId', '=', userId).orderBy('createdAt').orderBy('id')
+    },
+
+    /** Drops one user's events older than their retention. */
+    async pruneUser(userId: string, activityLogDays: number, now = new Date()): Promise<void> {
+      await db.deleteFrom('auditEvents').where('userId', '=', userId).where('createdAt', '<', cutoff(activityLogDays, now)).execute()
+    },
+
+    /**
+     * Drops every event older than its user's retention: one delete per distinct retention in
+     * use, and one for the users who kept the default without saving settings.
+     */
+    async pruneAll(now = new Date()): Promise<void> {
+      const retentions = await db.selectFrom('privacySettings').select('activityLogDays').distinct().execute()
+      for (const { activityLogDays } of retentions) {
+        await db
+          .deleteFrom('auditEvents')
+          .where('createdAt', '<', cutoff(activityLogDays, now))
+          .where('userId', 'in', db.selectFrom('privacySettings').select('userId').where('activityLogDays', '=', activityLogDays))
+          .execute()
+      }
+      await db
+        .deleteFrom('auditEvents')
+        .where('createdAt', '<', cutoff(RETENTION_DAYS.default, now))
+        .where('userId', 'not in', db.selectFrom('privacySettings').select('userId'))
+        .execute()
+    }
+  }
+}
+
+function cutoff(days: number, now: Date): string {
+  return new Date(now.getTime() - days * DAY_MS).toISOString()
+}

@@ -1,0 +1,80 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../shared/database/schema.js'
+import type { RequestOrigin } from '../audit/context.js'
+import { createAuditTrail } from '../audit/repository.js'
+import { applyConsent, consentsImpliedBy, settingOf } from './consent-purposes.js'
+import { type ConsentDecision, type ConsentRecord, createPrivacyRepository } from './repository.js'
+import { type PrivacySettings, type PrivacySettingsPatch, defaultSettings, mergeSettings, withApplications } from './settings.js'
+
+export interface ConsentOverview {
+  consents: ConsentRecord[]
+  current: Record<string, { granted: boolean; version: string | null; recordedAt: string }>
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>
+
+/**
+ * Privacy settings and consent as one truth: a consent to a purpose that a setting controls
+ * changes that setting, and a settings change that flips such a flag is logged as consent.
+ * Each operation is one transaction, audited.
+ */
+export function createPrivacyService(db: Kysely<Database>, applications: readonly string[]) {
+  async function settingsIn(trx: Kysely<Database>, userId: string): Promise<PrivacySettings> {
+    const stored = await createPrivacyRepository(trx).findSettings(userId)
+    return stored ? withApplications(stored, applications) : defaultSettings(applications)
+  }
+
+  async function save(trx: Kysely<Database>, userId: string, before: PrivacySettings, after: PrivacySettings, now: string) {
+    const saved = { ...after, updatedAt: now }
+    await createPrivacyRepository(trx).saveSettings(userId, saved)
+    if (after.retention.activityLogDays < before.retention.activityLogDays) {
+      await createAuditTrail(trx).pruneUser(userId, after.retention.activityLogDays)
+    }
+    return saved
+  }
+
+  return {
+    settings: (userId: string) => settingsIn(db, userId),
+
+    async updateSettings(userId: string, patch: PrivacySettingsPatch, origin: RequestOrigin): Promise<PrivacySettings> {
+      return db.transaction().execute(async (trx) => {
+        const now = new Date().toISOString()
+        const before = await settingsIn(trx, userId)
+        const after = mergeSettings(before, patch, applications)
+        const saved = await save(trx, userId, before, after, now)
+        const implied = consentsImpliedBy(before, after).map((decision) => ({ ...decision, version: null }))
+        await createPrivacyRepository(trx).appendConsents(userId, implied, now)
+        await createAuditTrail(trx).record({
+          userId,
+          type: 'privacy.updated',
+          detail: { changed: Object.keys(patch), consents: implied.map(({ purpose, granted }) => ({ purpose, granted })) },
+          ...origin
+        })
+        return saved
+      })
+    },
+
+    async recordConsent(userId: string, decision: ConsentDecision, origin: RequestOrigin): Promise<ConsentRecord> {
+      const linked = settingOf(decision.purpose, applications)
+      return db.transaction().execute(async (trx) => {
+        const now = new Date().toISOString()
+        const [record] = await createPrivacyRepository(trx).appendConsents(userId, [decision], now)
+        if (linked) {
+          const before = await settingsIn(trx, userId)
+          await save(trx, userId, before, applyConsent(before, linked, decision.granted), now)
+        }
+        await createAuditTrail(trx).record({ userId, type: 'consent.recorded', detail: { ...decision }, ...origin })
+        return record as ConsentRecord
+      })
+    },
+
+    async consents(userId: string): Promise<ConsentOverview> {
+      const consents = await createPrivacyRepository(db).listConsents(userId)
+      const current: ConsentOverview['current'] = {}
+      for (const { purpose, granted, version, recordedAt } of consents) {
+        current[purpose] ??= { granted, version, recordedAt }
+      }
+      return { consents, current }
+    }
+  }
+}
