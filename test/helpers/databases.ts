@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -93,4 +94,21 @@ export function databasesUnderTest(): DatabaseUnderTest[] {
     console.warn('Notice: TEST_DATABASE_URL is not set, so the PostgreSQL half of the suite is skipped.')
   }
   return [sqlite]
+}
+
+/** Opens the database before the suite's tests and destroys it after; read `.current` inside tests. */
+export function useDatabase(database: DatabaseUnderTest): { readonly current: TestDatabase } {
+  let handle: TestDatabase | undefined
+  beforeAll(async () => {
+    handle = await database.open()
+  })
+  afterAll(async () => {
+    await handle?.destroy()
+  })
+  return {
+    get current() {
+      if (!handle) throw new Error('the database opens in beforeAll')
+      return handle
+    }
+  }
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAccessResolver } from '../../src/shared/access-grants/access-resolver.js'
 import { type GrantsRepository, createGrantsRepository } from '../../src/shared/access-grants/repository.js'
-import { type TestDatabase, databasesUnderTest } from '../helpers/databases.js'
+import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
 import { buildTestTasksApp } from '../helpers/tasks-app.js'
 
 /** The real repository, counting the calls that may write. */
@@ -24,17 +24,11 @@ const failingGrants = {
 }
 
 describe.each(databasesUnderTest())('access grants on $name', (database) => {
-  let handle: TestDatabase
-  beforeAll(async () => {
-    handle = await database.open()
-  })
-  afterAll(async () => {
-    await handle.destroy()
-  })
+  const handle = useDatabase(database)
 
   it('looks the grant up once for many requests of one user: the steady state does no grant work', async () => {
-    const { counted, counts } = countingGrants(createGrantsRepository(handle.db))
-    const app = await buildTestTasksApp(handle.db, { accessResolver: createAccessResolver(counted, { ttlMs: 60_000 }) })
+    const { counted, counts } = countingGrants(createGrantsRepository(handle.current.db))
+    const app = await buildTestTasksApp(handle.current.db, { accessResolver: createAccessResolver(counted, { ttlMs: 60_000 }) })
     await Promise.all(Array.from({ length: 20 }, () => app.inject({ url: '/tasks', headers: { 'x-user-id': 'steady' } })))
     for (let i = 0; i < 20; i++) await app.inject({ url: '/tasks', headers: { 'x-user-id': 'steady' } })
     expect(counts.findOrCreateDefault).toBe(1)
@@ -42,14 +36,14 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
   })
 
   it('keeps the cache bounded', async () => {
-    const { counted, counts } = countingGrants(createGrantsRepository(handle.db))
+    const { counted, counts } = countingGrants(createGrantsRepository(handle.current.db))
     const resolver = createAccessResolver(counted, { maxEntries: 2, ttlMs: 60_000 })
     for (const user of ['a', 'b', 'c', 'a']) await resolver.resolve(user, 'tasks')
     expect(counts.findOrCreateDefault).toBe(4)
   })
 
   it('sees a changed grant once the cache entry expires', async () => {
-    const grants = createGrantsRepository(handle.db)
+    const grants = createGrantsRepository(handle.current.db)
     const resolver = createAccessResolver(grants, { ttlMs: 1 })
     await resolver.resolve('changing', 'tasks')
     await grants.upsert({ userId: 'changing', applicationId: 'tasks', roles: ['member'], permissions: ['read'], grantedBy: 'test' })
@@ -58,7 +52,7 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
   })
 
   it('lets the request continue when the grants store fails (spec rule 4)', async () => {
-    const app = await buildTestTasksApp(handle.db, { accessResolver: failingGrants })
+    const app = await buildTestTasksApp(handle.current.db, { accessResolver: failingGrants })
     const created = await app.inject({ method: 'POST', url: '/tasks', headers: { 'x-user-id': 'rule-4' }, payload: { title: 'still works' } })
     expect(created.statusCode).toBe(201)
     expect((await app.inject({ url: '/tasks', headers: { 'x-user-id': 'rule-4' } })).statusCode).toBe(200)
@@ -66,18 +60,18 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
   })
 
   it('still requires the header when the grants store fails', async () => {
-    const app = await buildTestTasksApp(handle.db, { accessResolver: failingGrants })
+    const app = await buildTestTasksApp(handle.current.db, { accessResolver: failingGrants })
     expect((await app.inject({ url: '/tasks' })).statusCode).toBe(401)
     await app.close()
   })
 
   describe('with PERMISSIONS_ENABLED', () => {
-    const grants = () => createGrantsRepository(handle.db)
+    const grants = () => createGrantsRepository(handle.current.db)
     const restrict = (userId: string, permissions: ('read' | 'write' | 'delete')[]) =>
       grants().upsert({ userId, applicationId: 'tasks', roles: ['member'], permissions, grantedBy: 'test' })
 
     it('allows every operation under the default grant', async () => {
-      const app = await buildTestTasksApp(handle.db, { config: { permissionsEnabled: true } })
+      const app = await buildTestTasksApp(handle.current.db, { config: { permissionsEnabled: true } })
       const as = { 'x-user-id': 'full' }
       const task = (await app.inject({ method: 'POST', url: '/tasks', headers: as, payload: { title: 't' } })).json()
       expect((await app.inject({ url: '/tasks', headers: as })).statusCode).toBe(200)
@@ -96,7 +90,7 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
     ] as const)('%s %s needs %s, else 403 "Permission denied"', async (method, url, needed) => {
       const user = `lacks-${needed}-${method}`
       await restrict(user, (['read', 'write', 'delete'] as const).filter((permission) => permission !== needed))
-      const app = await buildTestTasksApp(handle.db, { config: { permissionsEnabled: true } })
+      const app = await buildTestTasksApp(handle.current.db, { config: { permissionsEnabled: true } })
       const payload = method === 'POST' || method === 'PUT' ? { title: 'x' } : undefined
       const response = await app.inject({ method, url, headers: { 'x-user-id': user }, payload })
       expect(response.statusCode).toBe(403)
@@ -106,7 +100,7 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
 
     it('a read-only user can list but not create', async () => {
       await restrict('reader', ['read'])
-      const app = await buildTestTasksApp(handle.db, { config: { permissionsEnabled: true } })
+      const app = await buildTestTasksApp(handle.current.db, { config: { permissionsEnabled: true } })
       expect((await app.inject({ url: '/tasks', headers: { 'x-user-id': 'reader' } })).statusCode).toBe(200)
       const create = await app.inject({ method: 'POST', url: '/tasks', headers: { 'x-user-id': 'reader' }, payload: { title: 'no' } })
       expect(create.statusCode).toBe(403)
@@ -114,7 +108,7 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
     })
 
     it('fails closed with 503 {error} when the grants store fails', async () => {
-      const app = await buildTestTasksApp(handle.db, { config: { permissionsEnabled: true }, accessResolver: failingGrants })
+      const app = await buildTestTasksApp(handle.current.db, { config: { permissionsEnabled: true }, accessResolver: failingGrants })
       const response = await app.inject({ url: '/tasks', headers: { 'x-user-id': 'closed' } })
       expect(response.statusCode).toBe(503)
       expect(response.json()).toEqual({ error: 'Access grants are unavailable' })

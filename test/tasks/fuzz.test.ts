@@ -1,8 +1,7 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App } from '../../src/shared/http/server.js'
-import { type TestDatabase, databasesUnderTest } from '../helpers/databases.js'
-import { buildTestTasksApp } from '../helpers/tasks-app.js'
+import { describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../helpers/databases.js'
+import { useTasksApp } from '../helpers/tasks-app.js'
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 })
 const taskLikeBody = fc.record(
@@ -55,22 +54,13 @@ const request = fc.record({
 const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, '')
 
 describe.each(databasesUnderTest())('task manager under random requests on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestTasksApp(handle.db)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  const suite = useTasksApp(database)
 
   it('never answers 500, always answers errors as JSON {error}, and keeps answering', async () => {
     await fc.assert(
       fc.asyncProperty(request, async ({ method, target, query, headers, body }) => {
         const withBody = method !== 'GET' && method !== 'DELETE'
-        const response = await app.inject({
+        const response = await suite.app.inject({
           method,
           url: query ? `${target}?${query}` : target,
           headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, printable(value)])),
@@ -85,7 +75,7 @@ describe.each(databasesUnderTest())('task manager under random requests on $name
       }),
       { numRuns: 400 }
     )
-    const health = await app.inject({ url: '/health' })
+    const health = await suite.app.inject({ url: '/health' })
     expect(health.json()).toEqual({ status: 'ok' })
   })
 })

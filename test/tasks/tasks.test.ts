@@ -1,8 +1,7 @@
 import { sql } from 'kysely'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { App } from '../../src/shared/http/server.js'
-import { type TestDatabase, databasesUnderTest } from '../helpers/databases.js'
-import { buildTestTasksApp } from '../helpers/tasks-app.js'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../helpers/databases.js'
+import { useTasksApp } from '../helpers/tasks-app.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -11,37 +10,28 @@ const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2))
 
 describe.each(databasesUnderTest())('task manager on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
+  const suite = useTasksApp(database)
   let userCount = 0
   /** A fresh user per test keeps tests independent on one shared database. */
   let user: string
 
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestTasksApp(handle.db)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
   beforeEach(() => {
     user = `user-${++userCount}`
   })
 
   const as = (id: string) => ({ 'x-user-id': id })
   async function create(body: object = { title: 'Water the plants' }, owner = user) {
-    const response = await app.inject({ method: 'POST', url: '/tasks', headers: as(owner), payload: body })
+    const response = await suite.app.inject({ method: 'POST', url: '/tasks', headers: as(owner), payload: body })
     expect(response.statusCode).toBe(201)
     return response.json()
   }
   const put = (id: string, payload: unknown, owner = user) =>
-    app.inject({ method: 'PUT', url: `/tasks/${id}`, headers: as(owner), payload: payload as object })
-  const get = (id: string, owner = user) => app.inject({ url: `/tasks/${id}`, headers: as(owner) })
+    suite.app.inject({ method: 'PUT', url: `/tasks/${id}`, headers: as(owner), payload: payload as object })
+  const get = (id: string, owner = user) => suite.app.inject({ url: `/tasks/${id}`, headers: as(owner) })
 
   describe('health', () => {
     it('answers {status: "ok"} without any identity', async () => {
-      const response = await app.inject({ url: '/health' })
+      const response = await suite.app.inject({ url: '/health' })
       expect(response.statusCode).toBe(200)
       expect(response.json()).toEqual({ status: 'ok' })
     })
@@ -57,25 +47,25 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     ] as const
 
     it.each(routes)('%s %s without x-user-id answers 401', async (method, url) => {
-      const response = await app.inject({ method, url, payload: method === 'POST' || method === 'PUT' ? { title: 'x' } : undefined })
+      const response = await suite.app.inject({ method, url, payload: method === 'POST' || method === 'PUT' ? { title: 'x' } : undefined })
       expect(response.statusCode).toBe(401)
       expect(response.json()).toEqual({ error: 'x-user-id header is required' })
     })
 
     it('treats an empty x-user-id as missing', async () => {
-      const response = await app.inject({ url: '/tasks', headers: { 'x-user-id': '  ' } })
+      const response = await suite.app.inject({ url: '/tasks', headers: { 'x-user-id': '  ' } })
       expect(response.statusCode).toBe(401)
       expect(response.json()).toEqual({ error: 'x-user-id header is required' })
     })
 
     it('refuses an overlong x-user-id with 400', async () => {
-      const response = await app.inject({ url: '/tasks', headers: as('u'.repeat(257)) })
+      const response = await suite.app.inject({ url: '/tasks', headers: as('u'.repeat(257)) })
       expect(response.statusCode).toBe(400)
       expect(response.json().error).toMatch(/x-user-id/)
     })
 
     it('checks identity before reading the body', async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: 'POST',
         url: '/tasks',
         headers: { 'content-type': 'application/json' },
@@ -85,9 +75,9 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     })
 
     it('grants the default access on first use, stored once', async () => {
-      await app.inject({ url: '/tasks', headers: as(user) })
-      await app.inject({ url: '/tasks', headers: as(user) })
-      const rows = await handle.db.selectFrom('accessGrants').selectAll().where('userId', '=', user).execute()
+      await suite.app.inject({ url: '/tasks', headers: as(user) })
+      await suite.app.inject({ url: '/tasks', headers: as(user) })
+      const rows = await suite.db.selectFrom('accessGrants').selectAll().where('userId', '=', user).execute()
       expect(rows).toHaveLength(1)
       const [grant] = rows
       expect(grant).toMatchObject({ applicationId: 'tasks', grantedBy: 'system' })
@@ -142,7 +132,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       ['empty', { title: '' }],
       ['blank', { title: ' \t\n ' }]
     ])('answers 400 "Title is required" when the title is %s', async (_case, body) => {
-      const response = await app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: body })
+      const response = await suite.app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: body })
       expect(response.statusCode).toBe(400)
       expect(response.json()).toEqual({ error: 'Title is required' })
     })
@@ -153,10 +143,10 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       ['a description that is not a string', { title: 'x', description: ['a'] }, 'Description must be a string'],
       ['a description over 10000 characters', { title: 'x', description: 'd'.repeat(10_001) }, 'Description must be at most 10000 characters']
     ])('answers 400 naming the field for %s, and stores nothing', async (_case, body, error) => {
-      const response = await app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: body })
+      const response = await suite.app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: body })
       expect(response.statusCode).toBe(400)
       expect(response.json()).toEqual({ error })
-      const list = await app.inject({ url: '/tasks', headers: as(user) })
+      const list = await suite.app.inject({ url: '/tasks', headers: as(user) })
       expect(list.json().tasks).toEqual([])
     })
 
@@ -173,7 +163,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       ['a string', '"title"', 'Body must be an object'],
       ['null', 'null', 'Body must be an object']
     ])('answers 400 {error} for %s', async (_case, payload, error) => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: 'POST',
         url: '/tasks',
         headers: { ...as(user), 'content-type': 'application/json' },
@@ -184,7 +174,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     })
 
     it('answers 413 {error} for a body over 1 MiB', async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: 'POST',
         url: '/tasks',
         headers: as(user),
@@ -195,7 +185,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     })
 
     it('answers 415 {error} for a body that is not JSON', async () => {
-      const response = await app.inject({
+      const response = await suite.app.inject({
         method: 'POST',
         url: '/tasks',
         headers: { ...as(user), 'content-type': 'text/plain' },
@@ -313,28 +303,28 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
   describe('DELETE /tasks/:taskId', () => {
     it('answers 204 with an empty body, and the task is gone', async () => {
       const task = await create()
-      const response = await app.inject({ method: 'DELETE', url: `/tasks/${task.id}`, headers: as(user) })
+      const response = await suite.app.inject({ method: 'DELETE', url: `/tasks/${task.id}`, headers: as(user) })
       expect(response.statusCode).toBe(204)
       expect(response.body).toBe('')
       expect((await get(task.id)).statusCode).toBe(404)
     })
 
     it('answers 404 "Task not found" for an unknown id', async () => {
-      const response = await app.inject({ method: 'DELETE', url: '/tasks/nothing', headers: as(user) })
+      const response = await suite.app.inject({ method: 'DELETE', url: '/tasks/nothing', headers: as(user) })
       expect(response.statusCode).toBe(404)
       expect(response.json()).toEqual({ error: 'Task not found' })
     })
 
     it("answers 404 for another user's task and does not delete it", async () => {
       const task = await create({ title: 'Keep' }, 'owner-of-delete')
-      const response = await app.inject({ method: 'DELETE', url: `/tasks/${task.id}`, headers: as(user) })
+      const response = await suite.app.inject({ method: 'DELETE', url: `/tasks/${task.id}`, headers: as(user) })
       expect(response.statusCode).toBe(404)
       expect((await get(task.id, 'owner-of-delete')).statusCode).toBe(200)
     })
   })
 
   describe('GET /tasks', () => {
-    const list = (query = '', owner = user) => app.inject({ url: `/tasks${query}`, headers: as(owner) })
+    const list = (query = '', owner = user) => suite.app.inject({ url: `/tasks${query}`, headers: as(owner) })
 
     it("lists only the caller's tasks, newest first", async () => {
       const first = await create({ title: 'first' })
@@ -394,7 +384,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
   it('stores 100 concurrent creates by one user, each listed exactly once across pages', async () => {
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: { title: `concurrent ${i}` } })
+        suite.app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: { title: `concurrent ${i}` } })
       )
     )
     expect(responses.every((response) => response.statusCode === 201)).toBe(true)
@@ -405,7 +395,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     let cursor: string | null = null
     do {
       const query: string = cursor ? `?limit=7&cursor=${cursor}` : '?limit=7'
-      const page = (await app.inject({ url: `/tasks${query}`, headers: as(user) })).json()
+      const page = (await suite.app.inject({ url: `/tasks${query}`, headers: as(user) })).json()
       listed.push(...page.tasks.map((task: { id: string }) => task.id))
       cursor = page.nextCursor
     } while (cursor)
@@ -414,22 +404,15 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
   })
 
   it('answers 404 {error} for an unknown route', async () => {
-    const response = await app.inject({ url: '/nowhere', headers: as(user) })
+    const response = await suite.app.inject({ url: '/nowhere', headers: as(user) })
     expect(response.statusCode).toBe(404)
     expect(response.json()).toEqual({ error: 'Route GET /nowhere not found' })
   })
 
   describe('when the tasks table fails', () => {
-    let broken: TestDatabase
-    let brokenApp: App
+    const broken = useTasksApp(database)
     beforeAll(async () => {
-      broken = await database.open()
-      brokenApp = await buildTestTasksApp(broken.db)
       await sql`drop table tasks`.execute(broken.db)
-    })
-    afterAll(async () => {
-      await brokenApp.close()
-      await broken.destroy()
     })
 
     it.each([
@@ -439,7 +422,7 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       ['PUT', '/tasks/some-id', 'Failed to update task'],
       ['DELETE', '/tasks/some-id', 'Failed to delete task']
     ] as const)('%s %s answers 500 with the spec message and no details', async (method, url, error) => {
-      const response = await brokenApp.inject({ method, url, headers: as('u'), payload: method === 'POST' || method === 'PUT' ? { title: 'x' } : undefined })
+      const response = await broken.app.inject({ method, url, headers: as('u'), payload: method === 'POST' || method === 'PUT' ? { title: 'x' } : undefined })
       expect(response.statusCode).toBe(500)
       expect(response.json()).toEqual({ error })
     })

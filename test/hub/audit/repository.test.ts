@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createAuditTrail } from '../../../src/hub/audit/repository.js'
 import { createPrivacyService } from '../../../src/hub/privacy/service.js'
-import { type TestDatabase, databasesUnderTest } from '../../helpers/databases.js'
+import { databasesUnderTest, useDatabase } from '../../helpers/databases.js'
 
 const DAY = 86_400_000
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY)
 const origin = { ip: '127.0.0.1', userAgent: 'test' }
 
 describe.each(databasesUnderTest())('audit trail on $name', (database) => {
-  let handle: TestDatabase
-  beforeAll(async () => {
-    handle = await database.open()
-  })
-  afterAll(async () => {
-    await handle.destroy()
-  })
+  const handle = useDatabase(database)
 
-  const typesOf = async (userId: string) => (await createAuditTrail(handle.db).eventsOf(userId).execute()).map((event) => event.type)
+  const typesOf = async (userId: string) => (await createAuditTrail(handle.current.db).eventsOf(userId).execute()).map((event) => event.type)
 
   it('keeps events in order with their origin, and no longer than each user chose', async () => {
-    const audit = createAuditTrail(handle.db)
-    const privacy = createPrivacyService(handle.db, ['tasks'])
+    const audit = createAuditTrail(handle.current.db)
+    const privacy = createPrivacyService(handle.current.db, ['tasks'])
     await privacy.updateSettings('short', { retention: { activityLogDays: 30 } }, origin)
     for (const user of ['short', 'default']) {
       await audit.record({ userId: user, type: 'signin', ...origin }, daysAgo(400))
@@ -33,9 +27,9 @@ describe.each(databasesUnderTest())('audit trail on $name', (database) => {
   })
 
   it('prunes at once when a user shortens their retention', async () => {
-    const audit = createAuditTrail(handle.db)
+    const audit = createAuditTrail(handle.current.db)
     await audit.record({ userId: 'shortening', type: 'signin', ...origin }, daysAgo(200))
-    await createPrivacyService(handle.db, ['tasks']).updateSettings('shortening', { retention: { activityLogDays: 90 } }, origin)
+    await createPrivacyService(handle.current.db, ['tasks']).updateSettings('shortening', { retention: { activityLogDays: 90 } }, origin)
     expect(await typesOf('shortening')).toEqual(['privacy.updated'])
   })
 })
