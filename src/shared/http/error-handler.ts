@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { HttpError } from '../errors.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,7 +31,8 @@ export const errorHandling = fp(
         return reply.code(status).send({ error: message })
       }
       request.log.error({ err: error }, 'request failed')
-      const message = status === 503 && error.name === 'HttpError' ? error.message : request.routeOptions.config.failureMessage
+      // An HttpError's message is written for the client; any other 5xx says only what failed.
+      const message = error instanceof HttpError ? error.message : request.routeOptions.config.failureMessage
       return reply.code(status).send({ error: message ?? 'Internal server error' })
     })
     app.setNotFoundHandler((request, reply) => {
