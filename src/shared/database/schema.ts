@@ -8,6 +8,7 @@ import type { Insertable, Selectable } from 'kysely'
 export interface Database {
   tasks: TasksTable
   accessGrants: AccessGrantsTable
+  cspReports: CspReportsTable
 }
 
 export interface TasksTable {
@@ -35,3 +36,18 @@ export interface AccessGrantsTable {
 export type TaskRow = Selectable<TasksTable>
 export type AccessGrantRow = Selectable<AccessGrantsTable>
 export type NewAccessGrantRow = Insertable<AccessGrantsTable>
+
+/** One distinct CSP violation (see docs/csp-reports.md); URIs are stored without query or fragment. */
+export interface CspReportsTable {
+  fingerprint: string
+  documentUri: string
+  directive: string
+  blockedUri: string | null
+  sourceFile: string | null
+  lineNumber: number | null
+  /** The user agent of the latest report. */
+  userAgent: string | null
+  count: number
+  firstSeen: string
+  lastSeen: string
+}
