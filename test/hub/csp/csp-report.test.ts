@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mostFrequentViolations } from '../../../src/hub/csp/top.js'
 import type { App } from '../../../src/shared/http/server.js'
@@ -58,8 +59,8 @@ describe.each(databasesUnderTest())('POST /api/csp-report on $name', (database) 
     },
     ...report
   })
-  const post = (payload: unknown, contentType = 'application/csp-report', headers: Record<string, string> = {}) =>
-    app.inject({
+  const post = (payload: unknown, contentType = 'application/csp-report', headers: Record<string, string> = {}, to = app) =>
+    to.inject({
       method: 'POST',
       url: '/api/csp-report',
       headers: { 'content-type': contentType, 'user-agent': BROWSER, ...headers },
@@ -239,6 +240,80 @@ describe.each(databasesUnderTest())('POST /api/csp-report on $name', (database) 
     it('truncates overlong URIs to 2048 characters', async () => {
       await post(level2({ 'blocked-uri': `https://cdn.example/${'a'.repeat(5000)}` }))
       expect((await storedFor())[0]?.blockedUri).toHaveLength(2048)
+    })
+  })
+
+  describe('bounded storage', () => {
+    it('past the cap, drops the violations least recently seen', async () => {
+      const capped = await buildTestCspApp(handle.db, { maxStoredViolations: 3, maxReportsPerMinute: 100 })
+      const report = (directive: string) =>
+        capped.inject({ method: 'POST', url: '/api/csp-report', headers: { 'content-type': 'application/csp-report' }, payload: level2({ 'effective-directive': directive }) })
+      try {
+        for (const directive of ['a-src', 'b-src', 'c-src', 'a-src', 'd-src']) {
+          expect((await report(directive)).statusCode).toBe(204)
+          await nextMillisecond()
+        }
+        // b-src was first seen after a-src, but a-src was seen again since.
+        expect((await storedFor()).map((row) => row.directive)).toEqual(['a-src', 'c-src', 'd-src'])
+        expect(await handle.db.selectFrom('cspReports').select('fingerprint').execute()).toHaveLength(3)
+      } finally {
+        await capped.close()
+      }
+    })
+  })
+
+  describe('most frequent violations', () => {
+    it('lists violations by count, most first, up to the limit', async () => {
+      await handle.db.deleteFrom('cspReports').execute()
+      const times = { 'img-src': 2, 'script-src': 3, 'style-src': 1 }
+      for (const [directive, count] of Object.entries(times)) {
+        for (let i = 0; i < count; i++) await post(level2({ 'effective-directive': directive }))
+      }
+      const top = await mostFrequentViolations(handle.db, 2)
+      expect(top.map(({ directive, count }) => ({ directive, count }))).toEqual([
+        { directive: 'script-src', count: 3 },
+        { directive: 'img-src', count: 2 }
+      ])
+      expect(top[0]).toMatchObject({ documentUri: page, blockedUri: 'https://cdn.example/lib.js', lineNumber: 12, userAgent: BROWSER })
+    })
+  })
+
+  describe('rate limit', () => {
+    let limited: App
+    beforeAll(async () => {
+      limited = await buildTestCspApp(handle.db, { maxReportsPerMinute: 2 })
+      limited.post('/elsewhere', async () => ({ ok: true }))
+    })
+    afterAll(() => limited.close())
+
+    const from = (ip: string, url = '/api/csp-report', contentType = 'application/csp-report') =>
+      limited.inject({ method: 'POST', url, remoteAddress: ip, headers: { 'content-type': contentType }, payload: level2() })
+
+    it('answers 429 {error} with Retry-After once an IP is over its limit, and counts each IP apart', async () => {
+      expect((await from('192.0.2.1')).statusCode).toBe(204)
+      expect((await from('192.0.2.1')).statusCode).toBe(204)
+      const refused = await from('192.0.2.1')
+      expect(refused.statusCode).toBe(429)
+      expect(refused.json()).toEqual({ error: expect.stringMatching(/^Too many CSP reports, retry in /) })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect((await from('192.0.2.2')).statusCode).toBe(204)
+    })
+
+    it('lets reports through when the Redis holding the counters is unreachable', async () => {
+      const unreachable = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 })
+      const failingOpen = await buildTestCspApp(handle.db, { maxReportsPerMinute: 1, redis: unreachable })
+      try {
+        for (let i = 0; i < 2; i++) expect((await post(level2(), 'application/csp-report', {}, failingOpen)).statusCode).toBe(204)
+      } finally {
+        await failingOpen.close()
+        unreachable.disconnect()
+      }
+    })
+
+    it('applies its limit, content types and body limit to the CSP route alone', async () => {
+      for (let i = 0; i < 3; i++) expect((await from('192.0.2.3', '/elsewhere', 'application/json')).statusCode).toBe(200)
+      const other = await from('192.0.2.4', '/elsewhere', 'application/csp-report')
+      expect(other.statusCode).toBe(415)
     })
   })
 })
