@@ -6,15 +6,17 @@ export const CSP_REPORT_BODY_LIMIT_BYTES = 64 * 1024
 export const MAX_REPORTS_PER_BATCH = 100
 
 const NullableString = Type.Union([Type.String(), Type.Null()])
+/** What names the violation: without it a report says nothing. */
+const Required = Type.String({ minLength: 1 })
 // Line numbers are unsigned longs in the CSP spec; larger ones than a 32-bit column holds are nonsense.
 const LineNumber = Type.Integer({ minimum: 0, maximum: 2_147_483_647 })
 
 /** CSP level 2, as `report-uri` sends it. Other keys (original-policy, script-sample, ...) are ignored. */
 export const CspLevel2Report = Type.Object({
   'csp-report': Type.Object({
-    'document-uri': Type.String(),
-    'violated-directive': Type.String(),
-    'effective-directive': Type.Optional(Type.String()),
+    'document-uri': Required,
+    'violated-directive': Required,
+    'effective-directive': Type.Optional(Required),
     'blocked-uri': Type.Optional(NullableString),
     'source-file': Type.Optional(NullableString),
     'line-number': Type.Optional(Type.Union([LineNumber, Type.Null()]))
@@ -27,8 +29,8 @@ export const CspViolationReport = Type.Object({
   type: Type.Literal('csp-violation'),
   user_agent: Type.Optional(Type.String()),
   body: Type.Object({
-    documentURL: Type.String(),
-    effectiveDirective: Type.String(),
+    documentURL: Required,
+    effectiveDirective: Required,
     blockedURL: Type.Optional(NullableString),
     sourceFile: Type.Optional(NullableString),
     lineNumber: Type.Optional(Type.Union([LineNumber, Type.Null()]))

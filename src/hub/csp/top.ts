@@ -1,12 +1,8 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../../shared/database/schema.js'
-import type { CspViolation } from './violation.js'
+import type { CspReportsTable, Database } from '../../shared/database/schema.js'
 
-export interface ViolationSummary extends CspViolation {
-  count: number
-  firstSeen: string
-  lastSeen: string
-}
+/** A stored violation with its count and when it was first and last seen. */
+export type ViolationSummary = Omit<CspReportsTable, 'fingerprint'>
 
 /** The most reported violations, most first; among equals, the most recently seen first. */
 export async function mostFrequentViolations(db: Kysely<Database>, limit: number): Promise<ViolationSummary[]> {

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto'
+import type { CspReportsTable } from '../../shared/database/schema.js'
 
-/** One CSP violation as the hub keeps it, whichever format reported it; strings already storable. */
-export interface CspViolation {
-  documentUri: string
-  /** The directive's name alone, e.g. `script-src-elem`. */
-  directive: string
-  blockedUri: string | null
-  sourceFile: string | null
-  lineNumber: number | null
-  userAgent: string | null
-}
+/**
+ * One CSP violation as the hub keeps it, whichever format reported it; its strings are already
+ * storable (see sanitize.ts) and its directive is the name alone, e.g. `script-src-elem`.
+ */
+export type CspViolation = Pick<
+  CspReportsTable,
+  'documentUri' | 'directive' | 'blockedUri' | 'sourceFile' | 'lineNumber' | 'userAgent'
+>
 
 /** A distinct violation and how many times a request reported it. */
 export interface ViolationOccurrences {

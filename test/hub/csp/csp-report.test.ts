@@ -129,6 +129,13 @@ describe.each(databasesUnderTest())('POST /api/csp-report on $name', (database) 
       expect((await storedFor())[0]?.userAgent).toBe('Safari/26')
     })
 
+    it('documents the three content types in the OpenAPI document', async () => {
+      const document = (await app.inject({ url: '/openapi.json' })).json()
+      const operation = document.paths['/api/csp-report'].post
+      expect(Object.keys(operation.requestBody.content)).toEqual(['application/csp-report', 'application/reports+json', 'application/json'])
+      expect(Object.keys(operation.responses)).toEqual(['204', '400', '413', '429', '500'])
+    })
+
     it('needs no cookie, CSRF token or origin', async () => {
       const response = await post(level2(), 'application/csp-report', { origin: 'https://elsewhere.example' })
       expect(response.statusCode).toBe(204)
