@@ -45,7 +45,7 @@ export async function cspReportRoutes(app: App, options: CspReportRoutesOptions)
     { parseAs: 'string' },
     app.getDefaultJsonParser('error', 'error')
   )
-  // The spec answers 400 for a body that is not JSON, whatever its declared type.
+  // Issue 4 answers 400, not 415, for a body that is not JSON, whatever its declared type.
   app.addContentTypeParser('*', (_request, _payload, done) => {
     done(badRequest(`Content-Type must be one of: ${CSP_REPORT_CONTENT_TYPES.join(', ')}`))
   })
