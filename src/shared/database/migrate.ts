@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, Postgres
 import * as tasks from './migrations/0001-tasks.js'
 import * as accessGrants from './migrations/0002-access-grants.js'
 import * as privacy from './migrations/0010-privacy.js'
+import * as cspReports from './migrations/0020-csp-reports.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
   '0001-tasks': tasks,
   '0002-access-grants': accessGrants,
-  '0010-privacy': privacy
+  '0010-privacy': privacy,
+  '0020-csp-reports': cspReports
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

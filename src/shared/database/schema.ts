@@ -11,6 +11,7 @@ export interface Database {
   privacySettings: PrivacySettingsTable
   consents: ConsentsTable
   auditEvents: AuditEventsTable
+  cspReports: CspReportsTable
 }
 
 export interface TasksTable {
@@ -67,3 +68,18 @@ export interface AuditEventsTable {
 export type TaskRow = Selectable<TasksTable>
 export type AccessGrantRow = Selectable<AccessGrantsTable>
 export type NewAccessGrantRow = Insertable<AccessGrantsTable>
+
+/** One distinct CSP violation (see docs/csp-reports.md); URIs are stored without query or fragment. */
+export interface CspReportsTable {
+  fingerprint: string
+  documentUri: string
+  directive: string
+  blockedUri: string | null
+  sourceFile: string | null
+  lineNumber: number | null
+  /** The user agent of the latest report. */
+  userAgent: string | null
+  count: number
+  firstSeen: string
+  lastSeen: string
+}

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCspReportRepository } from '../../src/hub/csp/repository.js'
+import { groupByFingerprint } from '../../src/hub/csp/violation.js'
+import { openDatabase } from '../../src/shared/database/connect.js'
+import { migrateToLatest } from '../../src/shared/database/migrate.js'
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-'))
+
+const violation = (directive: string) => ({
+  documentUri: 'https://hub.example/dashboard',
+  directive,
+  blockedUri: 'inline',
+  sourceFile: 'https://hub.example/app.js',
+  lineNumber: 7,
+  userAgent: 'Firefox/140'
+})
+
+/** `npm run csp:top -- ...`, run from the build on an embedded database. */
+describe('csp:top CLI', () => {
+  beforeAll(async () => {
+    const { db } = openDatabase({ databaseUrl: undefined, dataDir })
+    await migrateToLatest(db)
+    const reports = createCspReportRepository(db)
+    await reports.record(groupByFingerprint([violation('img-src'), violation('style-src'), violation('style-src')]), new Date())
+    await db.destroy()
+  })
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+  const cli = (...args: string[]) => {
+    const result = spawnSync(process.execPath, ['dist/src/cli/csp-top.js', ...args], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      encoding: 'utf8'
+    })
+    return { code: result.status, out: result.stdout, err: result.stderr }
+  }
+
+  it('prints its usage with --help', () => {
+    const { code, out } = cli('--help')
+    expect(code).toBe(0)
+    expect(out).toMatch(/npm run csp:top -- \[--limit N\]/)
+  })
+
+  it('prints a table of the most frequent violations, most first', () => {
+    const { code, out } = cli()
+    expect(code).toBe(0)
+    const lines = out.trim().split('\n')
+    expect(lines[0]).toMatch(/^count\s+last seen\s+directive\s+document\s+blocked\s+source$/)
+    const lastSeen = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/)
+    expect(lines.slice(1).map((line) => line.split(/\s+/))).toEqual([
+      ['2', lastSeen, 'style-src', 'https://hub.example/dashboard', 'inline', 'https://hub.example/app.js:7'],
+      ['1', lastSeen, 'img-src', 'https://hub.example/dashboard', 'inline', 'https://hub.example/app.js:7']
+    ])
+  })
+
+  it('lists no more than --limit', () => {
+    const { out } = cli('--limit', '1')
+    expect(out.trim().split('\n')).toHaveLength(2)
+  })
+
+  it.each([
+    [['--limit', '0'], /--limit must be an integer from 1 to 1000/],
+    [['--limit', 'many'], /--limit must be an integer/],
+    [['--colour'], /Unknown option/]
+  ])('refuses %j with exit code 2 and says why', (args, message) => {
+    const { code, err } = cli(...args)
+    expect(code).toBe(2)
+    expect(err).toMatch(message)
+  })
+})
