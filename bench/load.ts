@@ -1,0 +1,43 @@
+import autocannon from 'autocannon'
+import type { Scenario } from './scenarios.js'
+
+export const LOAD = { connections: 32, warmUpSeconds: 1, measuredSeconds: 5 } as const
+
+export interface Measurement {
+  requestsPerSecond: number
+  p50LatencyMs: number
+  p99LatencyMs: number
+  requests: number
+}
+
+/**
+ * A short unmeasured run first (JIT, caches, SQLite pages, connection setup), then the measured
+ * one. Any connection error, timeout or non-2xx answer in either fails the scenario: throughput
+ * of failing requests says nothing about the service.
+ */
+export async function measure(scenario: Scenario, baseUrl: string): Promise<Measurement> {
+  await run(scenario, baseUrl, LOAD.warmUpSeconds)
+  const result = await run(scenario, baseUrl, LOAD.measuredSeconds)
+  return {
+    requestsPerSecond: result.requests.average,
+    p50LatencyMs: result.latency.p50,
+    p99LatencyMs: result.latency.p99,
+    requests: result.requests.total
+  }
+}
+
+async function run(scenario: Scenario, baseUrl: string, seconds: number): Promise<autocannon.Result> {
+  const result = await autocannon({
+    url: `${baseUrl}${scenario.path}`,
+    method: scenario.method,
+    connections: LOAD.connections,
+    duration: seconds,
+    ...(scenario.headers ? { headers: scenario.headers } : {}),
+    ...(scenario.body === undefined ? {} : { body: scenario.body })
+  })
+  const failures = { errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }
+  if (Object.values(failures).some((count) => count > 0)) {
+    throw new Error(`${scenario.name}: requests failed ${JSON.stringify(failures)}`)
+  }
+  return result
+}

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench`: the task manager's throughput against a bare node:http server on the same
+ * machine. A measurement, so a missed target still exits 0; a failed request exits 1.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { measure } from './load.js'
+import { type Row, formatReport } from './report.js'
+import { BASELINE_SCENARIO, SCENARIOS, type Server } from './scenarios.js'
+import { seedListUser } from './seed.js'
+import { type RunningService, signalAllServices, startService, stopAllServices } from './services.js'
+
+/** Well above a normal run (about 30 s of load plus start-up), so a hang cannot last. */
+const TIME_LIMIT_MS = 90_000
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'))
+/** A failed run keeps the servers' logs and database for a look; any other run leaves nothing behind. */
+let keepWorkDir = false
+
+process.once('exit', () => {
+  signalAllServices()
+  if (keepWorkDir) console.error(`server logs and database kept in ${workDir}`)
+  else fs.rmSync(workDir, { recursive: true, force: true })
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`bench stopped by ${signal}`)
+    process.exit(128 + os.constants.signals[signal])
+  })
+}
+setTimeout(() => {
+  console.error(`bench did not finish within ${TIME_LIMIT_MS / 1000} s`)
+  keepWorkDir = true
+  process.exit(1)
+}, TIME_LIMIT_MS).unref()
+
+try {
+  const servers = await startServers(workDir)
+  await seedListUser(servers.tasks.baseUrl)
+  const rows = await measureScenarios(servers)
+  console.log(formatReport(rows, new Date()))
+} catch (error) {
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`)
+  keepWorkDir = true
+  process.exitCode = 1
+} finally {
+  await stopAllServices()
+}
+
+async function startServers(directory: string): Promise<Record<Server, RunningService>> {
+  const distDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+  // Only what the services need: an inherited DATABASE_URL, LOG_LEVEL or PORT must not leak in.
+  const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production' }
+  const [bare, tasks] = await Promise.all([
+    startService({
+      name: 'bare',
+      script: path.join(distDir, 'bench', 'bare-server.js'),
+      readinessPath: '/',
+      logDir: directory,
+      env
+    }),
+    startService({
+      name: 'tasks',
+      script: path.join(distDir, 'src', 'tasks', 'main.js'),
+      readinessPath: '/health',
+      logDir: directory,
+      env: { ...env, DATA_DIR: path.join(directory, 'data') }
+    })
+  ])
+  return { bare, tasks }
+}
+
+/** One scenario at a time, so each has the machine to itself; the baseline runs first. */
+async function measureScenarios(servers: Record<Server, RunningService>): Promise<Row[]> {
+  const measured = []
+  for (const scenario of SCENARIOS) {
+    console.error(`measuring ${scenario.name}…`)
+    measured.push({ scenario, measurement: await measure(scenario, servers[scenario.server].baseUrl) })
+  }
+  const baseline = measured.find((entry) => entry.scenario.name === BASELINE_SCENARIO)
+  if (!baseline) throw new Error(`no ${BASELINE_SCENARIO} scenario to compare with`)
+  return measured.map((entry) => ({
+    ...entry,
+    shareOfBare: entry.measurement.requestsPerSecond / baseline.measurement.requestsPerSecond
+  }))
+}
