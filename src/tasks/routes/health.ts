@@ -4,7 +4,12 @@ import { HealthResponse } from '../schemas.js'
 export async function healthRoutes(app: App) {
   app.get(
     '/health',
-    { schema: { summary: 'Liveness check (no access check)', tags: ['health'], security: [], response: { 200: HealthResponse } } },
+    {
+      // Probed every few seconds by orchestrators and load balancers: its successes would bury the
+      // log, so only its warnings and errors are written.
+      logLevel: 'warn',
+      schema: { summary: 'Liveness check (no access check)', tags: ['health'], security: [], response: { 200: HealthResponse } }
+    },
     async () => ({ status: 'ok' as const })
   )
 }
