@@ -54,7 +54,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const secure = cookiesAreSecure(config.publicUrl)
   const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
   const counterStore = deps.counterStore ?? (config.redisUrl ? createRedisCounterStore(config.redisUrl) : createMemoryCounterStore(now))
-  const sessions = createSessions({ repository: createSessionsRepository(db), cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds })
+  const sessions = createSessions({ repository: createSessionsRepository(db), cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
   const signInDeps = { sessions, sessionCookies, now }
   const identityProvider = identityProviderOf(config, keyring)

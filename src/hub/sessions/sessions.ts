@@ -32,14 +32,20 @@ export interface SessionOptions {
   repository: SessionsRepository
   cookieKeys: readonly string[]
   maxAgeSeconds: number
+  /** The clock the cache's time-to-live runs on, so tests can move it. */
+  now: () => Date
 }
 
 /**
  * Sessions as rows: the signed cookie proves possession, the row decides validity, sign-out
  * deletes the row. `validate` is the one function every protected request goes through.
  */
-export function createSessions({ repository, cookieKeys, maxAgeSeconds }: SessionOptions) {
-  const recentlyRead = new LRUCache<string, SessionRow>({ max: SESSION_CACHE_MAX_ENTRIES, ttl: SESSION_CACHE_TTL_MS })
+export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: SessionOptions) {
+  const recentlyRead = new LRUCache<string, SessionRow>({
+    max: SESSION_CACHE_MAX_ENTRIES,
+    ttl: SESSION_CACHE_TTL_MS,
+    perf: { now: () => now().getTime() }
+  })
 
   const cookieFor = (session: { id: string; userId: string; expiresAt: Date }, now: Date): IssuedCookie => {
     // Never past the absolute lifetime.
