@@ -1,11 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
 import { buildHubApp } from '../../src/hub/app.js'
 import type { CounterStore } from '../../src/hub/rate-limit/counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/hub/rate-limit/sign-in-throttle.js'
 import type { HubConfig } from '../../src/shared/config.js'
 import type { App } from '../../src/shared/http/server.js'
 import { createLogger } from '../../src/shared/logging.js'
-import type { TestDatabase } from './databases.js'
+import type { DatabaseUnderTest, TestDatabase } from './databases.js'
 
 export const HUB_ORIGIN = 'http://localhost:3001'
 export const TASKS_ORIGIN = 'http://localhost:3000'
@@ -107,4 +108,21 @@ export async function logIn(app: App, email: string, ip = '10.0.0.1'): Promise<S
     csrfToken,
     headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
   }
+}
+
+/**
+ * A migrated database and a hub on it for the suite around the call, closed after it. `options`
+ * may be a function, read when the suite starts (after earlier beforeAll hooks have run).
+ */
+export function useHubApp(database: DatabaseUnderTest, options: TestHubOptions | (() => TestHubOptions) = {}) {
+  const hub = {} as { handle: TestDatabase; app: App }
+  beforeAll(async () => {
+    hub.handle = await database.open()
+    hub.app = await buildTestHubApp(hub.handle, typeof options === 'function' ? options() : options)
+  })
+  afterAll(async () => {
+    await hub.app.close()
+    await hub.handle.destroy()
+  })
+  return hub
 }
