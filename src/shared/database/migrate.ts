@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely'
 import * as tasks from './migrations/0001-tasks.js'
 import * as accessGrants from './migrations/0002-access-grants.js'
 import * as hubUsers from './migrations/0003-hub-users.js'
@@ -20,9 +20,20 @@ const provider: MigrationProvider = { getMigrations: async () => migrations }
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  const migrationTableSchema = await postgresSchemaOf(db)
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
   const failed = results?.find((result) => result.status === 'Error')
   if (error) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error })
   }
+}
+
+/**
+ * On PostgreSQL the Migrator looks for its own tables in every schema; naming the schema in use
+ * keeps a database shared by several schemas (one per test run, say) from confusing it.
+ */
+async function postgresSchemaOf(db: Kysely<unknown>): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  return rows[0]?.schema
 }
