@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../../src/shared/http/server.js'
+import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
+import { buildTestHubApp, cookieHeader, cookiesSetBy } from '../helpers/hub-app.js'
+import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../helpers/jwks-server.js'
+
+const ISSUER = 'https://idp.test/'
+const AUDIENCE = 'hearth-web'
+
+describe.each(databasesUnderTest())('external OpenID Connect provider on $name', (database) => {
+  let handle: TestDatabase
+  let app: App
+  let idp: Awaited<ReturnType<typeof startJwksServer>>
+  let idpKey: SigningKey
+
+  /** An ID token as the provider would issue it, with the claims a case changes. */
+  const idToken = (claims: { sub?: string; iss?: string; aud?: string; email?: string }, key = idpKey, expiresIn = '1h') =>
+    signToken(key, { iss: ISSUER, aud: AUDIENCE, sub: 'idp-user-1', ...claims }, expiresIn)
+
+  beforeAll(async () => {
+    handle = await database.open()
+    idpKey = await newSigningKey('idp-key-1', 'ES256')
+    idp = await startJwksServer([idpKey])
+    app = await buildTestHubApp(handle, {
+      config: { identityProvider: { kind: 'oidc', jwksUrl: idp.url, issuer: ISSUER, audience: AUDIENCE } }
+    })
+  })
+  afterAll(async () => {
+    await app.close()
+    await idp.close()
+    await handle.destroy()
+  })
+
+  const setCookie = (payload: object) => app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
+
+  it("signs in with the provider's ID token, and SSO tokens carry its email", async () => {
+    const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken({ email: 'ada@idp.test' }) })
+    expect(response.statusCode, response.body).toBe(200)
+    const cookies = cookiesSetBy(response)
+    const csrfToken = cookies['service-csrf-token']?.value ?? ''
+    const token = await app.inject({
+      method: 'POST',
+      url: '/api/auth/generate-token',
+      headers: { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken },
+      payload: { audience: 'tasks' }
+    })
+    expect(token.statusCode, token.body).toBe(200)
+    const claims = JSON.parse(Buffer.from(token.json<{ token: string }>().token.split('.')[1] ?? '', 'base64url').toString())
+    expect(claims).toMatchObject({ sub: 'idp-user-1', email: 'ada@idp.test', aud: 'tasks' })
+  })
+
+  it.each([
+    ['another issuer', { iss: 'https://other-idp.test/' }],
+    ['another audience', { aud: 'someone-else' }],
+    ['another subject than the user id', { sub: 'idp-user-2' }]
+  ])('refuses a token with %s: 401', async (_case, claims) => {
+    const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken(claims) })
+    expect(response.statusCode).toBe(401)
+    expect(cookiesSetBy(response)['service-auth-token']).toBeUndefined()
+  })
+
+  it('refuses a token signed by a key the provider does not publish, and an expired one: 401', async () => {
+    const unpublished = await newSigningKey('idp-key-1', 'ES256')
+    for (const token of [await idToken({}, unpublished), await idToken({}, idpKey, '-1h')]) {
+      const response = await setCookie({ userId: 'idp-user-1', idToken: token })
+      expect(response.statusCode).toBe(401)
+    }
+  })
+
+  it('does not serve the built-in provider: the external one checks passwords', async () => {
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.co', password: 'x' } })
+    expect(login.statusCode).toBe(404)
+    const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'a@b.co', password: 'x' } })
+    expect(signup.statusCode).toBe(404)
+  })
+
+  it("answers 503 when the provider's keys cannot be fetched", async () => {
+    const closed = await startJwksServer([idpKey])
+    await closed.close()
+    const unreachable = await buildTestHubApp(handle, {
+      config: { identityProvider: { kind: 'oidc', jwksUrl: closed.url, issuer: ISSUER, audience: AUDIENCE } }
+    })
+    const response = await unreachable.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: 'idp-user-1', idToken: await idToken({}) } })
+    expect(response.statusCode).toBe(503)
+    expect(response.json()).toEqual({ error: 'The identity provider cannot be reached' })
+    await unreachable.close()
+  })
+})
