@@ -1,5 +1,6 @@
+import { hubService } from './hub/service.js'
 import { runServices } from './shared/runtime.js'
 import { tasksService } from './tasks/service.js'
 
 /** Every Hearth service in one process, on one database. */
-await runServices([tasksService])
+await runServices([tasksService, hubService])

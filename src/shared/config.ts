@@ -42,15 +42,45 @@ export interface TasksConfig {
 /** The hub's default public URL; the task manager derives where to find the hub from it. */
 export const DEFAULT_HUB_PUBLIC_URL = 'http://localhost:3001'
 
+export const HUB_IDP_KINDS = ['builtin', 'oidc'] as const
+
+/** Where ID tokens come from: the hub's own user table, or an external OpenID Connect provider. */
+export type HubIdentityProvider =
+  | { kind: 'builtin' }
+  | { kind: 'oidc'; jwksUrl: URL; issuer: string; audience: string }
+
+export interface HubConfig {
+  port: number
+  /** The hub's public URL without a trailing slash: the issuer of its tokens and one allowed origin. */
+  publicUrl: string
+  identityProvider: HubIdentityProvider
+  signupOpen: boolean
+  /** HMAC keys for the auth and CSRF cookies: the first signs, all verify. Undefined: a key kept in DATA_DIR. */
+  cookieSecrets: string[] | undefined
+  /** A private JWK (or a JSON array of them, newest first) for SSO tokens. Undefined: keys kept in DATA_DIR. */
+  signingKey: string | undefined
+  /** Absolute session lifetime in seconds. */
+  sessionMaxAgeSeconds: number
+  /** Origins allowed to call /api/* with credentials, besides the hub's own. */
+  allowedOrigins: string[]
+  /** Registered applications: name → origin. SSO tokens are issued only for these audiences. */
+  apps: Record<string, string>
+  /** Rate-limit counters live in Redis when set, else in process. */
+  redisUrl: string | undefined
+}
+
 export interface Config {
   shared: SharedConfig
   tasks: TasksConfig
+  hub: HubConfig
 }
 
 /** Reads and validates the whole configuration once; throws ConfigError naming the variable. */
 export function readConfig(env: Env = process.env): Config {
   const read = reader(env)
-  const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', read.string('HUB_PUBLIC_URL', DEFAULT_HUB_PUBLIC_URL)))
+  // The hub's section first, so a bad HUB_PUBLIC_URL is reported under its own name.
+  const hub = readHubConfig(read)
+  const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
       host: read.string('HOST', '127.0.0.1'),
@@ -65,13 +95,92 @@ export function readConfig(env: Env = process.env): Config {
       auth: read.oneOf('TASKS_AUTH', TASKS_AUTH_MODES, 'header'),
       hubIssuer,
       hubJwksUrl: read.url('HUB_JWKS_URL', `${hubIssuer}/.well-known/jwks.json`)
-    }
+    },
+    hub
   }
 }
 
 /** A URL as an issuer string: `http://localhost:3001`, never `http://localhost:3001/`. */
 export function withoutTrailingSlash(url: URL): string {
   return url.href.replace(/\/+$/, '')
+}
+
+const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
+/** HMAC keys shorter than this are guessable; 32 characters of random text carry well over 128 bits. */
+const COOKIE_SECRET_MIN_LENGTH = 32
+
+function readHubConfig(read: ReturnType<typeof reader>): HubConfig {
+  const publicUrl = withoutTrailingSlash(read.url('HUB_PUBLIC_URL', DEFAULT_HUB_PUBLIC_URL))
+  return {
+    port: read.port('HUB_PORT', 3001),
+    publicUrl,
+    identityProvider: readIdentityProvider(read),
+    signupOpen: read.oneOf('HUB_SIGNUP', ['open', 'closed'], 'open') === 'open',
+    cookieSecrets: readCookieSecrets(read),
+    signingKey: readSigningKey(read),
+    sessionMaxAgeSeconds: read.positiveInteger('HUB_SESSION_MAX_AGE', THIRTY_DAYS_SECONDS),
+    allowedOrigins: read.list('HUB_ALLOWED_ORIGINS').map((origin) => read.origin('HUB_ALLOWED_ORIGINS', origin)),
+    apps: readApps(read),
+    redisUrl: readRedisUrl(read)
+  }
+}
+
+function readIdentityProvider(read: ReturnType<typeof reader>): HubIdentityProvider {
+  if (read.oneOf('HUB_IDP', HUB_IDP_KINDS, 'builtin') === 'builtin') return { kind: 'builtin' }
+  const required = (name: string): string => {
+    const value = read.raw(name)
+    if (value === undefined) throw new ConfigError(name, 'is required when HUB_IDP is oidc')
+    return value
+  }
+  return {
+    kind: 'oidc',
+    jwksUrl: read.url('HUB_IDP_JWKS_URL', required('HUB_IDP_JWKS_URL')),
+    issuer: required('HUB_IDP_ISSUER'),
+    audience: required('HUB_IDP_AUDIENCE')
+  }
+}
+
+function readCookieSecrets(read: ReturnType<typeof reader>): string[] | undefined {
+  const secrets = read.list('HUB_COOKIE_SECRET')
+  if (secrets.length === 0) return undefined
+  if (secrets.some((secret) => secret.length < COOKIE_SECRET_MIN_LENGTH)) {
+    throw new ConfigError('HUB_COOKIE_SECRET', `each secret must be at least ${COOKIE_SECRET_MIN_LENGTH} characters`)
+  }
+  return secrets
+}
+
+function readSigningKey(read: ReturnType<typeof reader>): string | undefined {
+  const value = read.raw('HUB_SIGNING_KEY')
+  if (value === undefined) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    throw new ConfigError('HUB_SIGNING_KEY', 'must be a private JWK in JSON (or a JSON array of them)')
+  }
+  const keys = Array.isArray(parsed) ? parsed : [parsed]
+  const isPrivateJwk = (key: unknown) => typeof key === 'object' && key !== null && 'kty' in key && 'd' in key
+  if (keys.length === 0 || !keys.every(isPrivateJwk)) {
+    throw new ConfigError('HUB_SIGNING_KEY', 'must be a private JWK in JSON (or a JSON array of them)')
+  }
+  return value
+}
+
+function readApps(read: ReturnType<typeof reader>): Record<string, string> {
+  const entries = read.list('HUB_APPS', 'tasks=http://localhost:3000').map((entry) => {
+    const [name = '', url = ''] = entry.split(/=(.*)/s, 2)
+    if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name.trim())) {
+      throw new ConfigError('HUB_APPS', `each entry must be name=url with a lowercase name, got "${entry}"`)
+    }
+    return [name.trim(), read.origin('HUB_APPS', url.trim())] as const
+  })
+  return Object.fromEntries(entries)
+}
+
+function readRedisUrl(read: ReturnType<typeof reader>): string | undefined {
+  const value = read.raw('REDIS_URL')
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', 'must be a redis:// URL')
+  return value
 }
 
 /** Typed accessors over the environment; each names its variable when the value is bad. */
@@ -129,6 +238,26 @@ export function reader(env: Env) {
       } catch {
         throw new ConfigError(name, `must be an http(s) URL, got "${value}"`)
       }
+    },
+    /** A comma-separated list; empty entries dropped. */
+    list(name: string, fallback = ''): string[] {
+      return (raw(name) ?? fallback)
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+    },
+    /** An http(s) origin (scheme, host, port) given on its own or as a URL with nothing after the host. */
+    origin(name: string, value: string): string {
+      let url: URL
+      try {
+        url = new URL(value)
+      } catch {
+        throw new ConfigError(name, `must hold http(s) origins, got "${value}"`)
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+        throw new ConfigError(name, `must hold http(s) origins, got "${value}"`)
+      }
+      return url.origin
     },
     databaseUrl(name: string): string | undefined {
       const value = raw(name)

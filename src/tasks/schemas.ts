@@ -1,5 +1,4 @@
 import { type Static, Type } from 'typebox'
-import { ErrorResponse } from '../shared/http/schemas.js'
 
 export const TASK_STATUSES = ['pending', 'in-progress', 'completed'] as const
 export type TaskStatus = (typeof TASK_STATUSES)[number]
@@ -64,9 +63,5 @@ export const TaskList = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null when hasMore is false' })
 })
 
-export const HealthResponse = Type.Object({ status: Type.Literal('ok') })
-
-/** The error responses a task route documents, keyed by status. */
-export function errorResponses<const S extends readonly number[]>(...statuses: S) {
-  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse])) as Record<S[number], typeof ErrorResponse>
-}
+// Shared with the hub; re-exported so task routes keep importing from here.
+export { errorResponses, HealthResponse } from '../shared/http/schemas.js'

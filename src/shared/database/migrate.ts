@@ -1,12 +1,16 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely'
 import * as tasks from './migrations/0001-tasks.js'
 import * as accessGrants from './migrations/0002-access-grants.js'
+import * as hubUsers from './migrations/0003-hub-users.js'
+import * as hubSessions from './migrations/0004-hub-sessions.js'
 import * as privacy from './migrations/0010-privacy.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
   '0001-tasks': tasks,
   '0002-access-grants': accessGrants,
+  '0003-hub-users': hubUsers,
+  '0004-hub-sessions': hubSessions,
   '0010-privacy': privacy
 }
 

@@ -11,6 +11,8 @@ export interface Database {
   privacySettings: PrivacySettingsTable
   consents: ConsentsTable
   auditEvents: AuditEventsTable
+  users: UsersTable
+  sessions: SessionsTable
 }
 
 export interface TasksTable {
@@ -64,6 +66,34 @@ export interface AuditEventsTable {
   createdAt: string
 }
 
+/** The hub's built-in identity provider accounts. */
+export interface UsersTable {
+  id: string
+  /** Normalised: trimmed and lower case. */
+  email: string
+  /** argon2id, PHC string format. */
+  passwordHash: string
+  /** 0 or 1 (an integer in both dialects). */
+  disabled: number
+  createdAt: string
+  updatedAt: string
+}
+
+/** The hub's server-side sessions. */
+export interface SessionsTable {
+  id: string
+  userId: string
+  email: string
+  userAgent: string
+  createdAt: string
+  /** The absolute end of the session; refreshes never go past it. */
+  expiresAt: string
+  /** Updated on refresh (every 45 minutes), not on every request, to keep the hot path read-only. */
+  lastSeenAt: string
+}
+
 export type TaskRow = Selectable<TasksTable>
 export type AccessGrantRow = Selectable<AccessGrantsTable>
 export type NewAccessGrantRow = Insertable<AccessGrantsTable>
+export type UserRow = Selectable<UsersTable>
+export type SessionRow = Selectable<SessionsTable>

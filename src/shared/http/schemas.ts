@@ -4,3 +4,10 @@ export const ErrorResponse = Type.Object(
   { error: Type.String({ description: 'Human-readable message' }) },
   { $id: 'ErrorResponse', description: 'Body of every error response' }
 )
+
+export const HealthResponse = Type.Object({ status: Type.Literal('ok') })
+
+/** The error responses a route documents, keyed by status. */
+export function errorResponses<const S extends readonly number[]>(...statuses: S) {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorResponse])) as Record<S[number], typeof ErrorResponse>
+}

@@ -1,0 +1,107 @@
+import cookie from '@fastify/cookie'
+import type { Kysely } from 'kysely'
+import type { HubConfig } from '../shared/config.js'
+import type { Database } from '../shared/database/schema.js'
+import { type App, createServer } from '../shared/http/server.js'
+import type { Logger } from '../shared/logging.js'
+import { AUTH_COOKIE, cookiesAreSecure } from './cookies.js'
+import { csrf } from './plugins/csrf.js'
+import { origins } from './plugins/origins.js'
+import { securityHeaders } from './plugins/security-headers.js'
+import { sessionStage } from './plugins/session.js'
+import { type CounterStore, createMemoryCounterStore } from './rate-limit/counter-store.js'
+import { createRedisCounterStore } from './rate-limit/redis-counter-store.js'
+import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
+import { accountRoutes } from './routes/accounts.js'
+import { cspReportRoutes } from './routes/csp-report.js'
+import { healthRoutes } from './routes/health.js'
+import { refreshRoutes } from './routes/refresh.js'
+import { setCookieRoute } from './routes/sign-in.js'
+import { ssoRoutes } from './routes/sso.js'
+import { loadCookieSecrets } from './security/cookie-secrets.js'
+import { createSessionsRepository } from './sessions/repository.js'
+import { createSessionCookies } from './sessions/session-cookies.js'
+import { createSessions } from './sessions/sessions.js'
+import { type BuiltinIdTokens, createBuiltinIdTokens } from './tokens/builtin-id-tokens.js'
+import type { IdTokenVerifier } from './tokens/identity.js'
+import { type Keyring, openKeyring } from './tokens/keyring.js'
+import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
+import { createAccounts } from './users/accounts.js'
+import { createUsersRepository } from './users/repository.js'
+
+export interface HubAppDependencies {
+  config: HubConfig
+  /** Where generated secrets (cookie key, signing keys) live unless the configuration supplies them. */
+  dataDir: string
+  db: Kysely<Database>
+  logger: Logger
+  /** The clock every expiry is measured against (tests move it). */
+  now?: () => Date
+  /** Rate-limit counters; by default Redis when REDIS_URL is set, else in process. */
+  counterStore?: CounterStore
+  rateLimits?: RateLimits
+  keyring?: Keyring
+}
+
+/**
+ * The identity hub. Every request passes, in this order: security headers, the origin check
+ * (and CORS), the CSRF check, then the session check on protected paths; then the route.
+ */
+export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
+  const { config, dataDir, db, logger } = deps
+  const now = deps.now ?? (() => new Date())
+  const cookieKeys = loadCookieSecrets(config.cookieSecrets, dataDir)
+  const secure = cookiesAreSecure(config.publicUrl)
+  const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
+  const counterStore = deps.counterStore ?? (config.redisUrl ? createRedisCounterStore(config.redisUrl) : createMemoryCounterStore(now))
+  const sessions = createSessions({ repository: createSessionsRepository(db), cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
+  const sessionCookies = createSessionCookies({ cookieKeys, secure })
+  const signInDeps = { sessions, sessionCookies, now }
+  const identityProvider = identityProviderOf(config, keyring)
+
+  const app = await createServer({
+    logger,
+    openApi: {
+      title: 'Hearth identity hub',
+      description: 'Sign-in, sessions and SSO tokens for the Hearth family of applications.',
+      version: '1.0.0'
+    }
+  })
+  if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
+
+  // External plugins and the request pipeline, in the order a request meets them.
+  await app.register(cookie)
+  await app.register(securityHeaders)
+  await app.register(origins, { allowedOrigins: [new URL(config.publicUrl).origin, ...config.allowedOrigins] })
+  await app.register(csrf, {
+    cookieKeys,
+    secureCookies: secure,
+    sessionIdOf: (request) => sessions.claimsOf(request.cookies[AUTH_COOKIE], now())?.sessionId ?? null
+  })
+  await app.register(sessionStage, { sessions, now })
+
+  // Routes.
+  await app.register(healthRoutes)
+  if (identityProvider.builtin) {
+    await app.register(accountRoutes, {
+      ...signInDeps,
+      accounts: createAccounts(createUsersRepository(db)),
+      idTokens: identityProvider.builtin,
+      throttle: createSignInThrottle(counterStore, deps.rateLimits ?? DEFAULT_RATE_LIMITS),
+      signupOpen: config.signupOpen
+    })
+  }
+  await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier })
+  await app.register(refreshRoutes, signInDeps)
+  await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, now })
+  await app.register(cspReportRoutes)
+  return app
+}
+
+/** The built-in provider issues and verifies its own ID tokens; an external one's are only verified. */
+function identityProviderOf(config: HubConfig, keyring: Keyring): { verifier: IdTokenVerifier; builtin?: BuiltinIdTokens } {
+  const idp = config.identityProvider
+  if (idp.kind === 'oidc') return { verifier: createOidcVerifier(idp) }
+  const builtin = createBuiltinIdTokens(keyring, config.publicUrl)
+  return { verifier: builtin.verifier, builtin }
+}

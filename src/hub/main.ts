@@ -1,0 +1,4 @@
+import { runServices } from '../shared/runtime.js'
+import { hubService } from './service.js'
+
+await runServices([hubService])

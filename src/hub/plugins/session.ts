@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { unauthorized } from '../../shared/errors.js'
+import { AUTH_COOKIE } from '../cookies.js'
+import { isUnder, pathOf } from '../request-path.js'
+import type { ActiveSession, Sessions } from '../sessions/sessions.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session, set by the session stage on paths that need one. */
+    session: ActiveSession | null
+  }
+}
+
+/**
+ * The spec's endpoints that need the auth cookie, by path, so routes issue 4 adds under them
+ * are protected the moment they exist (and refused with 401, not 404, before that).
+ */
+export const SESSION_REQUIRED_PATHS = ['/api/auth/refresh', '/api/auth/generate-token', '/api/export', '/api/privacy']
+
+export interface SessionStageOptions {
+  sessions: Sessions
+  now: () => Date
+}
+
+/** Third stage: on protected paths, the auth cookie must lead to a live session, else 401. */
+export const sessionStage = fp<SessionStageOptions>(
+  async function sessionStage(app: FastifyInstance, { sessions, now }) {
+    app.decorateRequest('session', null)
+    app.addHook('onRequest', async (request) => {
+      const path = pathOf(request)
+      if (!SESSION_REQUIRED_PATHS.some((prefix) => isUnder(path, prefix))) return
+      request.session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
+      if (!request.session) throw unauthorized('Sign in required: the auth cookie is missing, invalid or expired')
+    })
+  },
+  { name: 'session-stage' }
+)
+
+/** The session of a request that passed the session stage. */
+export function sessionOf(request: FastifyRequest): ActiveSession {
+  if (!request.session) throw unauthorized('Sign in required')
+  return request.session
+}

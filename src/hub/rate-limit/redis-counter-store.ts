@@ -1,0 +1,30 @@
+import { Redis } from 'ioredis'
+import type { Counter, CounterStore } from './counter-store.js'
+
+/**
+ * Counters in Redis, shared by every hub instance. INCR and PEXPIRE NX run in one MULTI, so the
+ * window starts at the first hit and later hits never extend it.
+ */
+export function createRedisCounterStore(url: string, keyPrefix = 'hearth:hub:rate:'): CounterStore {
+  const redis = new Redis(url, { keyPrefix, lazyConnect: false, maxRetriesPerRequest: 2 })
+  const counter = (count: unknown, pttl: unknown): Counter => ({ count: Number(count), resetInMs: Math.max(0, Number(pttl)) })
+  return {
+    async increment(key, windowMs) {
+      const results = await redis.multi().incr(key).pexpire(key, windowMs, 'NX').pttl(key).exec()
+      if (!results) throw new Error('Redis transaction was aborted')
+      const [[incrError, count] = [], , [pttlError, pttl] = []] = results
+      if (incrError || pttlError) throw incrError ?? pttlError
+      return counter(count, pttl)
+    },
+    async get(key) {
+      const [count, pttl] = await Promise.all([redis.get(key), redis.pttl(key)])
+      return count === null ? null : counter(count, pttl)
+    },
+    async reset(key) {
+      await redis.del(key)
+    },
+    async close() {
+      await redis.quit()
+    }
+  }
+}

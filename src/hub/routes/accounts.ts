@@ -1,0 +1,67 @@
+import { forbidden, unauthorized } from '../../shared/errors.js'
+import { errorResponses } from '../../shared/http/schemas.js'
+import type { App } from '../../shared/http/server.js'
+import { tooManyRequests } from '../http-errors.js'
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import { Credentials, LoginResponse, SignupResponse } from '../schemas.js'
+import type { BuiltinIdTokens } from '../tokens/builtin-id-tokens.js'
+import type { Accounts } from '../users/accounts.js'
+import { normaliseEmail } from '../users/credentials.js'
+import { type SignInDependencies, signIn } from './sign-in.js'
+
+export interface AccountRouteDependencies extends SignInDependencies {
+  accounts: Accounts
+  idTokens: BuiltinIdTokens
+  throttle: SignInThrottle
+  signupOpen: boolean
+}
+
+/** The built-in identity provider's sign-up and login (not served when an external provider is configured). */
+export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
+  const { accounts, idTokens, throttle, now } = deps
+
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: {
+        summary: 'Create an account (HUB_SIGNUP=open)',
+        tags: ['auth'],
+        body: Credentials,
+        response: { 200: SignupResponse, ...errorResponses(400, 403, 409, 429) }
+      }
+    },
+    async (request, reply) => {
+      if (!deps.signupOpen) throw forbidden('Sign-up is closed on this hub')
+      const wait = await throttle.signupBlockedFor(request.ip)
+      if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
+      const { userId } = await accounts.create(request.body, now())
+      return { userId }
+    }
+  )
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        summary: 'Sign in with email and password: returns an ID token and sets the auth and CSRF cookies',
+        tags: ['auth'],
+        body: Credentials,
+        response: { 200: LoginResponse, ...errorResponses(400, 401, 403, 429) }
+      }
+    },
+    async (request, reply) => {
+      const email = normaliseEmail(request.body.email)
+      const wait = await throttle.loginBlockedFor(email, request.ip)
+      if (wait !== null) throw tooManyRequests(reply, wait, 'Too many failed sign-ins; try again later')
+      const account = await accounts.authenticate(request.body)
+      if (!account) {
+        await throttle.loginFailed(email, request.ip)
+        throw unauthorized('Email or password is incorrect')
+      }
+      await throttle.loginSucceeded(email)
+      const { idToken } = await idTokens.issue(account, now())
+      const expiresAt = await signIn(deps, request, reply, account)
+      return { userId: account.userId, idToken, expiresAt: expiresAt.toISOString() }
+    }
+  )
+}

@@ -1,0 +1,10 @@
+import type { App } from '../../shared/http/server.js'
+import { HealthResponse } from '../../shared/http/schemas.js'
+
+export async function healthRoutes(app: App) {
+  app.get(
+    '/api/health',
+    { schema: { summary: 'Liveness check', tags: ['health'], response: { 200: HealthResponse } } },
+    async () => ({ status: 'ok' as const })
+  )
+}

@@ -1,0 +1,58 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { unauthorized } from '../../shared/errors.js'
+import { errorResponses } from '../../shared/http/schemas.js'
+import type { App } from '../../shared/http/server.js'
+import { SetCookieBody, SessionResponse } from '../schemas.js'
+import type { SessionCookies } from '../sessions/session-cookies.js'
+import type { Sessions } from '../sessions/sessions.js'
+import type { IdTokenVerifier, VerifiedIdentity } from '../tokens/identity.js'
+
+/** Stored user agents are for the user's list of sessions; a cap keeps a hostile header from filling rows. */
+const USER_AGENT_MAX_LENGTH = 512
+
+export interface SignInDependencies {
+  sessions: Sessions
+  sessionCookies: SessionCookies
+  now: () => Date
+}
+
+/** Starts a session for a verified identity and sets its cookies; answers when the auth cookie expires. */
+export async function signIn(
+  { sessions, sessionCookies, now }: SignInDependencies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  identity: VerifiedIdentity
+): Promise<Date> {
+  const at = now()
+  const userAgent = (request.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX_LENGTH)
+  const { session, cookie } = await sessions.start(identity, userAgent, at)
+  sessionCookies.set(reply, session.id, cookie, at)
+  return cookie.expiresAt
+}
+
+/**
+ * POST /api/auth/set-cookie. The spec sends only the user id; we also require the identity
+ * provider's ID token for it, since a session minted from a bare id would let anyone sign in as
+ * anyone (docs/hub.md).
+ */
+export async function setCookieRoute(app: App, deps: SignInDependencies & { idTokens: IdTokenVerifier }) {
+  app.post(
+    '/api/auth/set-cookie',
+    {
+      schema: {
+        summary: 'Start a session from an ID token the browser obtained from the identity provider',
+        tags: ['auth'],
+        body: SetCookieBody,
+        response: { 200: SessionResponse, ...errorResponses(400, 401, 403) }
+      }
+    },
+    async (request, reply) => {
+      const identity = await deps.idTokens.verify(request.body.idToken, deps.now())
+      if (!identity || identity.userId !== request.body.userId) {
+        throw unauthorized('The ID token is invalid, expired or not for this user')
+      }
+      const expiresAt = await signIn(deps, request, reply, identity)
+      return { userId: identity.userId, expiresAt: expiresAt.toISOString() }
+    }
+  )
+}

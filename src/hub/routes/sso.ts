@@ -1,0 +1,51 @@
+import { badRequest } from '../../shared/errors.js'
+import { errorResponses } from '../../shared/http/schemas.js'
+import type { App } from '../../shared/http/server.js'
+import { sessionOf } from '../plugins/session.js'
+import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../schemas.js'
+import type { Keyring } from '../tokens/keyring.js'
+import { issueSsoToken } from '../tokens/sso-tokens.js'
+
+export interface SsoDependencies {
+  keyring: Keyring
+  /** The hub's public URL: every token's issuer. */
+  issuer: string
+  /** Registered applications by name. */
+  apps: Record<string, string>
+  now: () => Date
+}
+
+/** Applications cache the key set; a rotated-in key is found anyway, since verifiers refetch on an unknown kid. */
+const JWKS_CACHE_SECONDS = 300
+
+export async function ssoRoutes(app: App, { keyring, issuer, apps, now }: SsoDependencies) {
+  app.post(
+    '/api/auth/generate-token',
+    {
+      schema: {
+        summary: 'Issue a five-minute SSO token for a registered application',
+        tags: ['sso'],
+        body: GenerateTokenBody,
+        response: { 200: GenerateTokenResponse, ...errorResponses(400, 401, 403) }
+      }
+    },
+    async (request) => {
+      const { audience } = request.body
+      if (!Object.hasOwn(apps, audience)) {
+        throw badRequest(`Audience must be a registered application: ${Object.keys(apps).join(', ')}`)
+      }
+      const { userId, email } = sessionOf(request)
+      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, email, audience }, now())
+      return { token, expiresAt: expiresAt.toISOString() }
+    }
+  )
+
+  app.get(
+    '/.well-known/jwks.json',
+    { schema: { summary: "The public keys that verify the hub's tokens", tags: ['sso'], response: { 200: Jwks } } },
+    async (_request, reply) => {
+      reply.header('cache-control', `public, max-age=${JWKS_CACHE_SECONDS}`)
+      return keyring.publicJwks(now())
+    }
+  )
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import type { SessionRow } from '../../shared/database/schema.js'
+import { type SessionCookieClaims, signSessionCookie, verifySessionCookie } from '../security/session-cookie-value.js'
+import type { VerifiedIdentity } from '../tokens/identity.js'
+import type { SessionsRepository } from './repository.js'
+
+/** The auth cookie lives an hour; the client refreshes it every 45 minutes. */
+export const AUTH_COOKIE_LIFETIME_MS = 60 * 60 * 1000
+
+/**
+ * How long an instance trusts a session row it has read. Another instance's sign-out is seen
+ * within this time; the instance that signs out drops its copy at once.
+ */
+export const SESSION_CACHE_TTL_MS = 4_000
+const SESSION_CACHE_MAX_ENTRIES = 10_000
+
+export interface ActiveSession {
+  id: string
+  userId: string
+  email: string
+  /** The absolute end of the session. */
+  expiresAt: Date
+}
+
+export interface IssuedCookie {
+  value: string
+  expiresAt: Date
+}
+
+export interface SessionOptions {
+  repository: SessionsRepository
+  cookieKeys: readonly string[]
+  maxAgeSeconds: number
+  /** The clock the cache's time-to-live runs on, so tests can move it. */
+  now: () => Date
+}
+
+/**
+ * Sessions as rows: the signed cookie proves possession, the row decides validity, sign-out
+ * deletes the row. `validate` is the one function every protected request goes through.
+ */
+export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: SessionOptions) {
+  const recentlyRead = new LRUCache<string, SessionRow>({
+    max: SESSION_CACHE_MAX_ENTRIES,
+    ttl: SESSION_CACHE_TTL_MS,
+    perf: { now: () => now().getTime() }
+  })
+
+  const cookieFor = (session: { id: string; userId: string; expiresAt: Date }, now: Date): IssuedCookie => {
+    // Never past the absolute lifetime.
+    const expiresAt = new Date(Math.min(now.getTime() + AUTH_COOKIE_LIFETIME_MS, session.expiresAt.getTime()))
+    return { value: signSessionCookie({ userId: session.userId, sessionId: session.id, expiresAt }, cookieKeys), expiresAt }
+  }
+
+  const findRow = async (id: string): Promise<SessionRow | undefined> => {
+    const cached = recentlyRead.get(id)
+    if (cached) return cached
+    const row = await repository.findById(id)
+    if (row) recentlyRead.set(id, row)
+    return row
+  }
+
+  return {
+    /** The cookie's claims when its signature and expiry hold; no database read. */
+    claimsOf(cookieValue: string | undefined, now: Date): SessionCookieClaims | null {
+      return cookieValue ? verifySessionCookie(cookieValue, cookieKeys, now) : null
+    },
+
+    async start(identity: VerifiedIdentity, userAgent: string, now: Date): Promise<{ session: ActiveSession; cookie: IssuedCookie }> {
+      const timestamp = now.toISOString()
+      const expiresAt = new Date(now.getTime() + maxAgeSeconds * 1000)
+      const row: SessionRow = {
+        id: randomBytes(24).toString('base64url'),
+        userId: identity.userId,
+        email: identity.email,
+        userAgent,
+        createdAt: timestamp,
+        expiresAt: expiresAt.toISOString(),
+        lastSeenAt: timestamp
+      }
+      await repository.deleteExpiredOf(identity.userId, timestamp)
+      await repository.insert(row)
+      const session = { id: row.id, userId: row.userId, email: row.email, expiresAt }
+      return { session, cookie: cookieFor(session, now) }
+    },
+
+    /** The live session behind a cookie value, or null: bad signature, stale cookie, revoked or ended session. */
+    async validate(cookieValue: string | undefined, now: Date): Promise<ActiveSession | null> {
+      const claims = this.claimsOf(cookieValue, now)
+      if (!claims) return null
+      const row = await findRow(claims.sessionId)
+      if (!row || row.userId !== claims.userId || Date.parse(row.expiresAt) <= now.getTime()) return null
+      return { id: row.id, userId: row.userId, email: row.email, expiresAt: new Date(row.expiresAt) }
+    },
+
+    async refresh(session: ActiveSession, now: Date): Promise<IssuedCookie> {
+      await repository.touch(session.id, now.toISOString())
+      return cookieFor(session, now)
+    },
+
+    async revoke(sessionId: string): Promise<void> {
+      recentlyRead.delete(sessionId)
+      await repository.delete(sessionId)
+    }
+  }
+}
+
+export type Sessions = ReturnType<typeof createSessions>

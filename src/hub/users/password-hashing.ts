@@ -1,0 +1,26 @@
+import { type Algorithm, type Options, hash, verify } from '@node-rs/argon2'
+
+/** `Algorithm.Argon2id`, spelt out: the package exports it as a const enum, which isolated modules cannot read. */
+const ARGON2ID: Algorithm = 2
+
+/** OWASP's argon2id minimum: 19 MiB of memory, two passes, one lane. */
+export const ARGON2_OPTIONS: Options = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 }
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS)
+}
+
+export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  return verify(passwordHash, password)
+}
+
+let dummyHash: Promise<string> | undefined
+
+/**
+ * Verifies against a hash of nothing anyone knows, so a login for an unknown email costs what a
+ * wrong password costs and the response time does not tell which emails are registered.
+ */
+export async function verifyAgainstDummy(password: string): Promise<void> {
+  dummyHash ??= hashPassword('not a password anyone can sign in with')
+  await verifyPassword(await dummyHash, password)
+}

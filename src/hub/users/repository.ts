@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely'
+import type { Database, UserRow } from '../../shared/database/schema.js'
+
+export function createUsersRepository(db: Kysely<Database>) {
+  return {
+    findByEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+    },
+    /** False when the email is already taken (the unique index decides, so two racing sign-ups cannot both win). */
+    async insert(user: UserRow): Promise<boolean> {
+      const result = await db
+        .insertInto('users')
+        .values(user)
+        .onConflict((conflict) => conflict.column('email').doNothing())
+        .executeTakeFirst()
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+    }
+  }
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>

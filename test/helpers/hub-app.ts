@@ -1,0 +1,110 @@
+import type { LightMyRequestResponse } from 'fastify'
+import { buildHubApp } from '../../src/hub/app.js'
+import type { CounterStore } from '../../src/hub/rate-limit/counter-store.js'
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/hub/rate-limit/sign-in-throttle.js'
+import type { HubConfig } from '../../src/shared/config.js'
+import type { App } from '../../src/shared/http/server.js'
+import { createLogger } from '../../src/shared/logging.js'
+import type { TestDatabase } from './databases.js'
+
+export const HUB_ORIGIN = 'http://localhost:3001'
+export const TASKS_ORIGIN = 'http://localhost:3000'
+export const FOREIGN_ORIGIN = 'https://evil.example'
+/** A password not on the common list, for accounts the tests create. */
+export const GOOD_PASSWORD = 'correct horse battery staple'
+
+export const TEST_HUB_CONFIG: HubConfig = {
+  port: 0,
+  publicUrl: HUB_ORIGIN,
+  identityProvider: { kind: 'builtin' },
+  signupOpen: true,
+  cookieSecrets: ['test-cookie-secret-that-is-long-enough-000'],
+  signingKey: undefined,
+  sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
+  allowedOrigins: [TASKS_ORIGIN],
+  apps: { tasks: TASKS_ORIGIN },
+  redisUrl: undefined
+}
+
+/** A clock the test moves by hand. */
+export function testClock(start = new Date('2030-01-01T00:00:00.000Z')) {
+  let current = start.getTime()
+  return {
+    now: () => new Date(current),
+    advance(ms: number) {
+      current += ms
+    }
+  }
+}
+
+export interface TestHubOptions {
+  config?: Partial<HubConfig>
+  now?: () => Date
+  counterStore?: CounterStore
+  rateLimits?: Partial<RateLimits>
+}
+
+export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = {}): Promise<App> {
+  return buildHubApp({
+    config: { ...TEST_HUB_CONFIG, ...options.config },
+    dataDir: handle.dataDir,
+    db: handle.db,
+    logger: createLogger('silent'),
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.counterStore ? { counterStore: options.counterStore } : {})
+  })
+}
+
+/** The cookies a response sets, by name (the last value wins, as in a browser). */
+export function cookiesSetBy(response: LightMyRequestResponse): Record<string, { value: string; maxAge?: number; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string }> {
+  return Object.fromEntries(response.cookies.map((cookie) => [cookie.name, cookie]))
+}
+
+/** A `cookie` request header from name → value pairs. */
+export function cookieHeader(cookies: Record<string, string | undefined>): string {
+  return Object.entries(cookies)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('; ')
+}
+
+let accountCount = 0
+export function uniqueEmail(label = 'user'): string {
+  accountCount += 1
+  return `${label}-${process.pid}-${accountCount}@example.com`
+}
+
+export interface SignedIn {
+  userId: string
+  email: string
+  idToken: string
+  authCookie: string
+  csrfToken: string
+  /** Cookie and CSRF headers for a state-changing request in this session. */
+  headers: Record<string, string>
+}
+
+/** Signs up a fresh account and logs in: the session a browser would hold. */
+export async function signUpAndLogIn(app: App, email = uniqueEmail(), ip = '10.0.0.1'): Promise<SignedIn> {
+  const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: GOOD_PASSWORD }, remoteAddress: ip })
+  if (signup.statusCode !== 200) throw new Error(`signup failed: ${signup.statusCode} ${signup.body}`)
+  return logIn(app, email, ip)
+}
+
+export async function logIn(app: App, email: string, ip = '10.0.0.1'): Promise<SignedIn> {
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: GOOD_PASSWORD }, remoteAddress: ip })
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`)
+  const cookies = cookiesSetBy(login)
+  const authCookie = cookies['service-auth-token']?.value ?? ''
+  const csrfToken = cookies['service-csrf-token']?.value ?? ''
+  const body = login.json<{ userId: string; idToken: string }>()
+  return {
+    userId: body.userId,
+    email,
+    idToken: body.idToken,
+    authCookie,
+    csrfToken,
+    headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
+  }
+}
