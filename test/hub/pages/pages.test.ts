@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../../src/shared/http/server.js'
 import { type TestDatabase, databasesUnderTest } from '../../helpers/databases.js'
-import { type SignedIn, buildTestHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn } from '../../helpers/hub-app.js'
+import { type SignedIn, buildTestHubApp, cookieHeader, cookiesSetBy, logIn, signUpAndLogIn } from '../../helpers/hub-app.js'
 
 /** The pages through the hub's whole pipeline, on the first database under test (the pages hold no SQL of their own). */
 describe('hub pages', () => {
@@ -128,6 +128,16 @@ describe('hub pages', () => {
     expect(response.body).toContain(user.userId)
     expect(response.body).toContain('data-action="open-app" data-audience="tasks" data-url="http://localhost:3000"')
     expect(response.body).toContain('data-session="current"')
+  })
+
+  it('the dashboard lists the live sessions of this user only, without a signed-out one', async () => {
+    const sessionRows = async () => ((await page('/dashboard', signedIn())).body.match(/<tr data-session="/g) ?? []).length
+    const before = await sessionRows()
+    const second = await logIn(app, user.email)
+    await signUpAndLogIn(app)
+    expect(await sessionRows()).toBe(before + 1)
+    await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: second.headers })
+    expect(await sessionRows()).toBe(before)
   })
 
   it('the privacy page shows the stored settings and the consent history', async () => {
