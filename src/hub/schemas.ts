@@ -11,8 +11,8 @@ const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC'
 
 export const Credentials = Type.Object({
   // A little over the stored maximum, so surrounding spaces are trimmed rather than refused.
-  email: Type.String({ minLength: 1, maxLength: EMAIL_MAX_LENGTH + 64, description: 'Compared case-insensitively' }),
-  password: Type.String({ minLength: 1, maxLength: PASSWORD_INPUT_MAX_LENGTH })
+  email: Type.String({ maxLength: EMAIL_MAX_LENGTH + 64, description: 'Compared case-insensitively' }),
+  password: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH })
 })
 export type Credentials = Static<typeof Credentials>
 

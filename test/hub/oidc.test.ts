@@ -1,0 +1,98 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../../src/shared/http/server.js'
+import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
+import { buildTestHubApp, cookieHeader, cookiesSetBy } from '../helpers/hub-app.js'
+
+const ISSUER = 'https://idp.test/'
+const AUDIENCE = 'hearth-web'
+
+/** An identity provider's JWKS endpoint on loopback, serving one RS256 key. */
+async function startJwksServer(): Promise<{ url: URL; privateKey: CryptoKey; close: () => Promise<void> }> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256')
+  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'idp-key-1', alg: 'RS256', use: 'sig' }] })
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(jwks)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: new URL(`http://127.0.0.1:${port}/.well-known/jwks.json`),
+    privateKey,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}
+
+describe.each(databasesUnderTest())('external OpenID Connect provider on $name', (database) => {
+  let handle: TestDatabase
+  let app: App
+  let idp: Awaited<ReturnType<typeof startJwksServer>>
+
+  const idToken = (claims: { sub?: string; iss?: string; aud?: string; email?: string }, key = idp.privateKey, expiresIn = '1h') =>
+    new SignJWT(claims.email === undefined ? {} : { email: claims.email })
+      .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1' })
+      .setIssuer(claims.iss ?? ISSUER)
+      .setAudience(claims.aud ?? AUDIENCE)
+      .setSubject(claims.sub ?? 'idp-user-1')
+      .setIssuedAt()
+      .setExpirationTime(expiresIn)
+      .sign(key)
+
+  beforeAll(async () => {
+    handle = await database.open()
+    idp = await startJwksServer()
+    app = await buildTestHubApp(handle, {
+      config: { identityProvider: { kind: 'oidc', jwksUrl: idp.url, issuer: ISSUER, audience: AUDIENCE } }
+    })
+  })
+  afterAll(async () => {
+    await app.close()
+    await idp.close()
+    await handle.destroy()
+  })
+
+  const setCookie = (payload: object) => app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
+
+  it("signs in with the provider's ID token, and SSO tokens carry its email", async () => {
+    const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken({ email: 'ada@idp.test' }) })
+    expect(response.statusCode, response.body).toBe(200)
+    const cookies = cookiesSetBy(response)
+    const csrfToken = cookies['service-csrf-token']?.value ?? ''
+    const token = await app.inject({
+      method: 'POST',
+      url: '/api/auth/generate-token',
+      headers: { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken },
+      payload: { audience: 'tasks' }
+    })
+    expect(token.statusCode, token.body).toBe(200)
+    const claims = JSON.parse(Buffer.from(token.json<{ token: string }>().token.split('.')[1] ?? '', 'base64url').toString())
+    expect(claims).toMatchObject({ sub: 'idp-user-1', email: 'ada@idp.test', aud: 'tasks' })
+  })
+
+  it.each([
+    ['another issuer', { iss: 'https://other-idp.test/' }],
+    ['another audience', { aud: 'someone-else' }],
+    ['another subject than the user id', { sub: 'idp-user-2' }]
+  ])('refuses a token with %s: 401', async (_case, claims) => {
+    const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken(claims) })
+    expect(response.statusCode).toBe(401)
+    expect(cookiesSetBy(response)['service-auth-token']).toBeUndefined()
+  })
+
+  it('refuses a token signed by a key the provider does not publish, and an expired one: 401', async () => {
+    const { privateKey } = await generateKeyPair('RS256')
+    for (const token of [await idToken({}, privateKey), await idToken({}, idp.privateKey, '-1h')]) {
+      const response = await setCookie({ userId: 'idp-user-1', idToken: token })
+      expect(response.statusCode).toBe(401)
+    }
+  })
+
+  it('does not serve the built-in provider: the external one checks passwords', async () => {
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.co', password: 'x' } })
+    expect(login.statusCode).toBe(404)
+    const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'a@b.co', password: 'x' } })
+    expect(signup.statusCode).toBe(404)
+  })
+})
