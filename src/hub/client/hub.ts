@@ -4,13 +4,13 @@
  * (data attributes), in the page's language.
  */
 
-const CSRF_COOKIE = 'service-csrf-token'
-const CSRF_HEADER = 'X-CSRF-Token'
+import { CSRF_COOKIE, CSRF_HEADER } from '../cookies.js'
+import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from '../pages/next-path.js'
+
 /** The auth cookie lives an hour; renewing it every 45 minutes keeps an open page signed in. */
 const REFRESH_INTERVAL_MS = 45 * 60 * 1000
 const SESSION_CHANNEL = 'hearth-session'
 const SIGNED_OUT = 'signed-out'
-const DEFAULT_LANDING_PATH = '/dashboard'
 
 const sessionChannel = 'BroadcastChannel' in window ? new BroadcastChannel(SESSION_CHANNEL) : undefined
 
@@ -25,7 +25,7 @@ function csrfToken(): string {
 
 function goToLogin(): void {
   const here = location.pathname + location.search
-  location.assign(here === '/' || here.startsWith('/login') ? '/login' : `/login?${new URLSearchParams({ next: here })}`)
+  location.assign(here === '/' || here.startsWith('/login') ? '/login' : loginPathReturningTo(here))
 }
 
 class ApiError extends Error {
@@ -85,10 +85,9 @@ async function withFeedback(control: Element, action: () => Promise<void>): Prom
   }
 }
 
-/** The `next` the server put in the form: already checked to be a path on this site. */
+/** The `next` the server put in the form, checked again by the same rule before the tab goes there. */
 function landingPath(form: HTMLFormElement): string {
-  const next = new FormData(form).get('next')
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') ? next : DEFAULT_LANDING_PATH
+  return safeNextPath(new FormData(form).get('next')) ?? DEFAULT_LANDING_PATH
 }
 
 async function signIn(form: HTMLFormElement, createAccount: boolean): Promise<void> {

@@ -96,6 +96,15 @@ function LanguageSwitcher({ context: { t, language, currentPath } }: { context: 
   )
 }
 
+/** A table's header row: one column heading per label; an empty label heads a column of buttons. */
+export function ColumnHeadings({ labels }: { labels: string[] }) {
+  return (
+    <thead>
+      <tr>{labels.map((label) => (label ? <th scope="col">{label}</th> : <td />))}</tr>
+    </thead>
+  )
+}
+
 /** A form's message line: the client script writes errors and confirmations into it. */
 export function FormMessage() {
   return <p class="form-message" role="alert" data-form-message />

@@ -1,4 +1,4 @@
-import { FormMessage, Layout, type PageContext, Timestamp } from '../layout.js'
+import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from '../layout.js'
 
 export interface PageUser {
   userId: string
@@ -49,13 +49,7 @@ export function DashboardPage({ context, user, applications, sessions, currentSe
 
       <h2>{t('dashboard.sessions')}</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('dashboard.sessionDevice')}</th>
-            <th scope="col">{t('dashboard.sessionStarted')}</th>
-            <th scope="col">{t('dashboard.sessionLastSeen')}</th>
-          </tr>
-        </thead>
+        <ColumnHeadings labels={[t('dashboard.sessionDevice'), t('dashboard.sessionStarted'), t('dashboard.sessionLastSeen')]} />
         <tbody>
           {sessions.map((session) => (
             <tr data-session={session.id === currentSessionId ? 'current' : 'other'}>

@@ -1,7 +1,7 @@
 import type { ConsentOverview } from '../../privacy/service.js'
 import { OPTIONAL_COOKIES, PROFILE_VISIBILITIES, type PrivacySettings, RETENTION_DAYS } from '../../privacy/settings.js'
 import type { Translate } from '../i18n/index.js'
-import { FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../layout.js'
+import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../layout.js'
 
 /** The policy version recorded with each consent given on this page. */
 export const PRIVACY_POLICY_VERSION = '2026-01'
@@ -109,14 +109,7 @@ function ConsentChoices({ context: { t, language }, consents, purposes }: { cont
       <h2 id="consent-heading">{t('privacy.consents')}</h2>
       <p>{t('privacy.consentsIntro')}</p>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('privacy.purpose')}</th>
-            <th scope="col">{t('privacy.decision')}</th>
-            <th scope="col">{t('privacy.recordedAt')}</th>
-            <td />
-          </tr>
-        </thead>
+        <ColumnHeadings labels={[t('privacy.purpose'), t('privacy.decision'), t('privacy.recordedAt'), '']} />
         <tbody>
           {purposes.map((purpose) => {
             const current = consents.current[purpose]
@@ -156,14 +149,7 @@ function ConsentHistory({ context: { t, language }, consents }: { context: PageC
         <p>{t('privacy.noHistory')}</p>
       ) : (
         <table data-consent-history>
-          <thead>
-            <tr>
-              <th scope="col">{t('privacy.recordedAt')}</th>
-              <th scope="col">{t('privacy.purpose')}</th>
-              <th scope="col">{t('privacy.decision')}</th>
-              <th scope="col">{t('privacy.version')}</th>
-            </tr>
-          </thead>
+          <ColumnHeadings labels={[t('privacy.recordedAt'), t('privacy.purpose'), t('privacy.decision'), t('privacy.version')]} />
           <tbody>
             {consents.consents.map((record) => (
               <tr data-purpose={record.purpose} data-granted={record.granted ? 'true' : 'false'}>
