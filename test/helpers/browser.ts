@@ -56,3 +56,37 @@ export async function keepScreenshots(pages: Page[], testName: string): Promise<
     if (!page.isClosed()) await page.screenshot({ path: path.join(dir, `${base}-${index}.png`), fullPage: true }).catch(() => undefined)
   }
 }
+
+/** What a keyboard user should be able to reach: links, buttons and fields, one radio button per group. */
+const FOCUSABLE_CONTROLS = `[...document.querySelectorAll('a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea')]
+  .filter((element) => !(element.type === 'radio' && !element.checked && document.querySelector('input[type=radio][name="' + element.name + '"]:checked')))`
+
+/**
+ * Presses Tab from the top of the page until focus comes round again, and reports the controls
+ * it never reached and the ones that had no visible focus outline when focused.
+ */
+export async function keyboardWalk(page: Page): Promise<{ unreached: string[]; withoutFocusOutline: string[] }> {
+  await page.evaluate(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`)
+  const total = await page.evaluate<number>(`${FOCUSABLE_CONTROLS}.length`)
+  const reached = new Set<number>()
+  const withoutFocusOutline: string[] = []
+  for (let step = 0; step < total + 5; step++) {
+    await page.keyboard.press('Tab')
+    const focused = await page.evaluate<{ index: number; label: string; outlined: boolean }>(`(() => {
+      const element = document.activeElement
+      const style = getComputedStyle(element)
+      return {
+        index: ${FOCUSABLE_CONTROLS}.indexOf(element),
+        label: element.outerHTML.slice(0, 80),
+        outlined: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2
+      }
+    })()`)
+    if (focused.index < 0 || reached.has(focused.index)) break
+    reached.add(focused.index)
+    if (!focused.outlined) withoutFocusOutline.push(focused.label)
+  }
+  const unreached = await page.evaluate<string[]>(
+    `${FOCUSABLE_CONTROLS}.filter((_, index) => !${JSON.stringify([...reached])}.includes(index)).map((element) => element.outerHTML.slice(0, 80))`
+  )
+  return { unreached, withoutFocusOutline }
+}

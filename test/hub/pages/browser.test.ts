@@ -6,7 +6,7 @@ import path from 'node:path'
 import { decodeJwt } from 'jose'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { keepScreenshots, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
+import { keepScreenshots, keyboardWalk, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
 import { GOOD_PASSWORD } from '../../helpers/hub-app.js'
 import { type ServerProcess, freePort, startBuilt } from '../../helpers/server-process.js'
 
@@ -71,9 +71,16 @@ describe('hub pages in a browser', { timeout: 60_000 }, () => {
     return created
   }
 
-  /** Every page a test lands on is checked for accessibility there and then. */
+  /** Every page a test lands on is checked for accessibility there and then, keyboard included. */
   const expectAccessible = async (on: Page = page) => {
     expect(await seriousAccessibilityViolations(on), on.url()).toEqual([])
+    expect(await keyboardWalk(on), on.url()).toEqual({ unreached: [], withoutFocusOutline: [] })
+  }
+  const signInAt = async (tab: Page, path: string) => {
+    await tab.goto(path)
+    await tab.getByLabel('Email').fill(email)
+    await tab.getByLabel('Password').fill(GOOD_PASSWORD)
+    await tab.getByRole('button', { name: 'Sign in' }).click()
   }
 
   it('opening the dashboard signed out lands on the login page', async () => {
@@ -182,6 +189,27 @@ describe('hub pages in a browser', { timeout: 60_000 }, () => {
     expect(application.requested.join(' ')).not.toContain('sso_token')
     await page.goBack()
     await page.waitForURL('**/dashboard')
+  })
+
+  it('refreshes the auth cookie every 45 minutes with the CSRF header, and a lost session sends the tab to the login page', async () => {
+    const other = await newContext()
+    const tab = await newPage(other)
+    await signInAt(tab, '/login?next=%2Fprivacy')
+    await tab.waitForURL('**/privacy')
+    await tab.clock.install()
+    await tab.reload()
+    const csrfCookie = (await other.cookies()).find((cookie) => cookie.name === 'service-csrf-token')
+    const refreshed = tab.waitForResponse((response) => response.url().endsWith('/api/auth/refresh'))
+    await tab.clock.fastForward('45:00')
+    const response = await refreshed
+    expect(response.request().method()).toBe('POST')
+    expect(response.request().headers()['x-csrf-token']).toBe(csrfCookie?.value)
+    expect(response.status()).toBe(200)
+
+    await other.clearCookies({ name: 'service-auth-token' })
+    await tab.getByRole('button', { name: 'Save settings' }).click()
+    await tab.waitForURL('**/login?next=%2Fprivacy')
+    await other.close()
   })
 
   it('signing out in one tab signs every other tab out', async () => {
