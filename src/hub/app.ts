@@ -22,6 +22,7 @@ import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
+import { hubDatasets } from './export/hub-datasets.js'
 import { privacyDatasets } from './export/privacy-datasets.js'
 import { exportRoutes } from './export/routes.js'
 import { type PageAssets, loadPageAssets } from './pages/assets.js'
@@ -112,7 +113,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
   const privacy = createPrivacyService(db, Object.keys(config.apps))
-  const exportDatasets = privacyDatasets(db, privacy, createGrantsRepository(db))
+  const exportDatasets = [...hubDatasets(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
   await app.register(privacyRoutes, { privacy, userOf })
   await app.register(exportRoutes, { datasets: exportDatasets, audit: createAuditTrail(db), allowExport: exportAllowance(counterStore), userOf })
 

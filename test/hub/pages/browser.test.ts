@@ -156,7 +156,8 @@ describe('hub pages in a browser', { timeout: 60_000 }, () => {
 
     const json = await download(page, 'Download JSON')
     expect(json.name).toMatch(/^hearth-export-\d{4}-\d{2}-\d{2}\.json$/)
-    const exported = JSON.parse(json.text) as Record<string, unknown>
+    const exported = JSON.parse(json.text) as { datasets: Record<string, unknown[]> }
+    expect(exported.datasets.account).toEqual([expect.objectContaining({ email })])
     expect(JSON.stringify(exported)).toContain('"activityLogDays":400')
     expect(JSON.stringify(exported)).toContain('"purpose":"marketing"')
 
