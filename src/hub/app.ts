@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
+import { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
 import type { HubConfig } from '../shared/config.js'
 import type { Database } from '../shared/database/schema.js'
@@ -11,7 +12,7 @@ import { origins } from './plugins/origins.js'
 import { securityHeaders } from './plugins/security-headers.js'
 import { sessionOf, sessionStage } from './plugins/session.js'
 import { type CounterStore, createMemoryCounterStore } from './rate-limit/counter-store.js'
-import { createRedisCounterStore } from './rate-limit/redis-counter-store.js'
+import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
 import { accountRoutes } from './routes/accounts.js'
 import { cspReportRoutes } from './routes/csp-report.js'
@@ -66,7 +67,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const cookieKeys = loadCookieSecrets(config.cookieSecrets, dataDir)
   const secure = cookiesAreSecure(config.publicUrl)
   const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
-  const counterStore = deps.counterStore ?? (config.redisUrl ? createRedisCounterStore(config.redisUrl) : createMemoryCounterStore(now))
+  const counterStore = deps.counterStore ?? openCounterStore(config.redisUrl, now)
   const sessionsRepository = createSessionsRepository(db)
   const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
@@ -139,4 +140,9 @@ function identityProviderOf(config: HubConfig, keyring: Keyring): { verifier: Id
   if (idp.kind === 'oidc') return { verifier: createOidcVerifier(idp) }
   const builtin = createBuiltinIdTokens(keyring, config.publicUrl)
   return { verifier: builtin.verifier, builtin }
+}
+
+function openCounterStore(redisUrl: string | undefined, now: () => Date): CounterStore {
+  if (!redisUrl) return createMemoryCounterStore(now)
+  return createRedisCounterStore(new Redis(redisUrl, { keyPrefix: RATE_LIMIT_KEY_PREFIX, maxRetriesPerRequest: 2 }))
 }

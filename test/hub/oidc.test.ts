@@ -1,48 +1,26 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { type CryptoKey, SignJWT, exportJWK, generateKeyPair } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../src/shared/http/server.js'
 import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
 import { buildTestHubApp, cookieHeader, cookiesSetBy } from '../helpers/hub-app.js'
+import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../helpers/jwks-server.js'
 
 const ISSUER = 'https://idp.test/'
 const AUDIENCE = 'hearth-web'
-
-/** An identity provider's JWKS endpoint on loopback, serving one RS256 key. */
-async function startJwksServer(): Promise<{ url: URL; privateKey: CryptoKey; close: () => Promise<void> }> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256')
-  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'idp-key-1', alg: 'RS256', use: 'sig' }] })
-  const server = http.createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end(jwks)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: new URL(`http://127.0.0.1:${port}/.well-known/jwks.json`),
-    privateKey,
-    close: () => new Promise((resolve) => server.close(() => resolve()))
-  }
-}
 
 describe.each(databasesUnderTest())('external OpenID Connect provider on $name', (database) => {
   let handle: TestDatabase
   let app: App
   let idp: Awaited<ReturnType<typeof startJwksServer>>
+  let idpKey: SigningKey
 
-  const idToken = (claims: { sub?: string; iss?: string; aud?: string; email?: string }, key = idp.privateKey, expiresIn = '1h') =>
-    new SignJWT(claims.email === undefined ? {} : { email: claims.email })
-      .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1' })
-      .setIssuer(claims.iss ?? ISSUER)
-      .setAudience(claims.aud ?? AUDIENCE)
-      .setSubject(claims.sub ?? 'idp-user-1')
-      .setIssuedAt()
-      .setExpirationTime(expiresIn)
-      .sign(key)
+  /** An ID token as the provider would issue it, with the claims a case changes. */
+  const idToken = (claims: { sub?: string; iss?: string; aud?: string; email?: string }, key = idpKey, expiresIn = '1h') =>
+    signToken(key, { iss: ISSUER, aud: AUDIENCE, sub: 'idp-user-1', ...claims }, expiresIn)
 
   beforeAll(async () => {
     handle = await database.open()
-    idp = await startJwksServer()
+    idpKey = await newSigningKey('idp-key-1', 'ES256')
+    idp = await startJwksServer([idpKey])
     app = await buildTestHubApp(handle, {
       config: { identityProvider: { kind: 'oidc', jwksUrl: idp.url, issuer: ISSUER, audience: AUDIENCE } }
     })
@@ -82,8 +60,8 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
   })
 
   it('refuses a token signed by a key the provider does not publish, and an expired one: 401', async () => {
-    const { privateKey } = await generateKeyPair('RS256')
-    for (const token of [await idToken({}, privateKey), await idToken({}, idp.privateKey, '-1h')]) {
+    const unpublished = await newSigningKey('idp-key-1', 'ES256')
+    for (const token of [await idToken({}, unpublished), await idToken({}, idpKey, '-1h')]) {
       const response = await setCookie({ userId: 'idp-user-1', idToken: token })
       expect(response.statusCode).toBe(401)
     }

@@ -1,12 +1,15 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Counter, CounterStore } from './counter-store.js'
+
+/** Where the hub's counters live in Redis, when the hub opens the connection itself. */
+export const RATE_LIMIT_KEY_PREFIX = 'hearth:hub:rate:'
 
 /**
  * Counters in Redis, shared by every hub instance. INCR and PEXPIRE NX run in one MULTI, so the
- * window starts at the first hit and later hits never extend it.
+ * window starts at the first hit and later hits never extend it. The client's keyPrefix keeps
+ * them apart from anything else in the same Redis.
  */
-export function createRedisCounterStore(url: string, keyPrefix = 'hearth:hub:rate:'): CounterStore {
-  const redis = new Redis(url, { keyPrefix, lazyConnect: false, maxRetriesPerRequest: 2 })
+export function createRedisCounterStore(redis: Redis): CounterStore {
   const counter = (count: unknown, pttl: unknown): Counter => ({ count: Number(count), resetInMs: Math.max(0, Number(pttl)) })
   return {
     async increment(key, windowMs) {

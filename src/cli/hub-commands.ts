@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util'
+import { createUsersRepository } from '../hub/users/repository.js'
+import { createAccounts } from '../hub/users/accounts.js'
+import { rotateSigningKeys } from '../hub/tokens/keyring.js'
+import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
+import { openDatabase } from '../shared/database/connect.js'
+import { migrateToLatest } from '../shared/database/migrate.js'
+import { HttpError } from '../shared/errors.js'
+
+export const USAGE = `Administer the identity hub (same configuration as the hub: DATABASE_URL or DATA_DIR, HUB_*).
+
+Usage:
+  npm run hub -- users:create --email EMAIL     reads the password from stdin
+  npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
+  npm run hub -- --help
+
+users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
+and works whether or not HUB_SIGNUP is open. Pipe the password in so it stays out of the shell
+history:  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
+
+keys:rotate makes the new key sign from now on; the old one stays published at
+/.well-known/jwks.json until every token it signed has expired. A running hub picks it up
+without a restart.`
+
+export interface CliIo {
+  env: Env
+  readStdin: () => Promise<string>
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+/** Runs one hub command; resolves to the process exit code. */
+export async function runHubCli(args: string[], io: CliIo): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const [command] = parsed.positionals
+  if (parsed.values.help) {
+    io.out(USAGE)
+    return 0
+  }
+  try {
+    const config = readConfig(io.env)
+    switch (command) {
+      case 'users:create':
+        return await createUser(config, parsed.values.email, io)
+      case 'keys:rotate':
+        return await rotateKeys(config, io)
+      default:
+        io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
+        return 2
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`Invalid configuration: ${error.message}`)
+      return 1
+    }
+    throw error
+  }
+}
+
+async function createUser(config: Config, email: string | undefined, io: CliIo): Promise<number> {
+  if (!email) {
+    io.err('users:create needs --email')
+    return 2
+  }
+  if (config.hub.identityProvider.kind !== 'builtin') {
+    io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
+    return 1
+  }
+  // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
+  const password = (await io.readStdin()).replace(/\r?\n$/, '')
+  const { db } = openDatabase(config.shared)
+  try {
+    await migrateToLatest(db)
+    const { userId, email: stored } = await createAccounts(createUsersRepository(db)).create({ email, password }, new Date())
+    io.out(`Created ${stored} with id ${userId}.`)
+    return 0
+  } catch (error) {
+    if (error instanceof HttpError) {
+      io.err(error.message)
+      return 1
+    }
+    throw error
+  } finally {
+    await db.destroy()
+  }
+}
+
+async function rotateKeys(config: Config, io: CliIo): Promise<number> {
+  if (config.hub.signingKey !== undefined) {
+    io.err('HUB_SIGNING_KEY is set: keys come from the environment. Put the new key first in its JSON array, keeping the old one until its tokens have expired.')
+    return 1
+  }
+  const kid = await rotateSigningKeys(config.shared.dataDir, new Date())
+  io.out(`New signing key ${kid}; the previous one stays published until its tokens have expired.`)
+  return 0
+}

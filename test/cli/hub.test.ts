@@ -1,0 +1,69 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type CliIo, USAGE, runHubCli } from '../../src/cli/hub-commands.js'
+import { SIGNING_KEYS_FILE } from '../../src/hub/tokens/keyring.js'
+import { openDatabase } from '../../src/shared/database/connect.js'
+
+describe('hub CLI', () => {
+  let dataDir: string
+  let output: { out: string[]; err: string[] }
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-'))
+    output = { out: [], err: [] }
+  })
+  afterEach(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const io = (stdin = '', env: Record<string, string> = {}): CliIo => ({
+    env: { DATA_DIR: dataDir, ...env },
+    readStdin: async () => stdin,
+    out: (line) => output.out.push(line),
+    err: (line) => output.err.push(line)
+  })
+
+  it('prints its usage with --help', async () => {
+    expect(await runHubCli(['--help'], io())).toBe(0)
+    expect(output.out).toEqual([USAGE])
+  })
+
+  it('refuses an unknown command', async () => {
+    expect(await runHubCli(['users:delete'], io())).toBe(2)
+    expect(output.err[0]).toMatch(/^Unknown command: users:delete/)
+  })
+
+  it('creates a user from the password on stdin, with the sign-up rules', async () => {
+    expect(await runHubCli(['users:create', '--email', 'Ada@Example.com'], io('correct horse battery staple\n'))).toBe(0)
+    expect(output.out[0]).toMatch(/^Created ada@example\.com with id [0-9a-f-]{36}\.$/)
+    const { db } = openDatabase({ databaseUrl: undefined, dataDir })
+    const row = await db.selectFrom('users').selectAll().executeTakeFirstOrThrow()
+    expect(row.email).toBe('ada@example.com')
+    await db.destroy()
+
+    expect(await runHubCli(['users:create', '--email', 'ada@example.com'], io('correct horse battery staple'))).toBe(1)
+    expect(await runHubCli(['users:create', '--email', 'bob@example.com'], io('password1\n'))).toBe(1)
+    expect(await runHubCli(['users:create'], io('whatever'))).toBe(2)
+    expect(output.err).toEqual([
+      'An account with this email already exists',
+      'Password is too common; choose one that is harder to guess',
+      'users:create needs --email'
+    ])
+  })
+
+  it('rotates the signing keys in DATA_DIR, keeping the old one', async () => {
+    expect(await runHubCli(['keys:rotate'], io())).toBe(0)
+    expect(await runHubCli(['keys:rotate'], io())).toBe(0)
+    const keys = JSON.parse(fs.readFileSync(path.join(dataDir, SIGNING_KEYS_FILE), 'utf8')) as { retiredAt?: string }[]
+    expect(keys).toHaveLength(2)
+    expect(keys[0]?.retiredAt).toBeUndefined()
+    expect(keys[1]?.retiredAt).toBeDefined()
+    expect(fs.statSync(path.join(dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
+  })
+
+  it('names a bad variable and exits 1', async () => {
+    expect(await runHubCli(['keys:rotate'], io('', { HUB_SIGNUP: 'maybe' }))).toBe(1)
+    expect(output.err[0]).toMatch(/^Invalid configuration: HUB_SIGNUP: /)
+  })
+})

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../../../src/shared/http/server.js'
+import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
+import { FOREIGN_ORIGIN, buildTestHubApp } from '../../helpers/hub-app.js'
+
+describe.each(databasesUnderTest())('security headers on $name', (database) => {
+  let handle: TestDatabase
+  let app: App
+  beforeAll(async () => {
+    handle = await database.open()
+    app = await buildTestHubApp(handle)
+  })
+  afterAll(async () => {
+    await app.close()
+    await handle.destroy()
+  })
+
+  it.each([
+    ['a success', 'GET', '/api/health', {}, 200],
+    ['the key set', 'GET', '/.well-known/jwks.json', {}, 200],
+    ['an unknown API route', 'GET', '/api/nothing-here', {}, 404],
+    ['an unknown page', 'GET', '/dashboard', {}, 404],
+    ['a refusal for a missing cookie', 'GET', '/api/privacy/settings', {}, 401],
+    ['a refusal for a foreign origin', 'GET', '/api/health', { origin: FOREIGN_ORIGIN }, 403],
+    ['a refusal for a missing CSRF token', 'POST', '/api/auth/refresh', {}, 403],
+    ['a validation error', 'POST', '/api/auth/login', {}, 400]
+  ])('are on %s', async (_case, method, url, headers, status) => {
+    const response = await app.inject({ method: method as 'GET', url, headers, ...(method === 'POST' ? { payload: {} } : {}) })
+    expect(response.statusCode).toBe(status)
+    const csp = String(response.headers['content-security-policy'])
+    const directives = new Map(csp.split(';').map((directive) => {
+      const [name = '', ...values] = directive.trim().split(/\s+/)
+      return [name, values] as const
+    }))
+    expect(directives.get('default-src')).toEqual(["'self'"])
+    expect(directives.get('object-src')).toEqual(["'none'"])
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"])
+    expect(directives.get('base-uri')).toEqual(["'none'"])
+    expect(directives.get('report-uri')).toEqual(['/api/csp-report'])
+    const scriptSrc = directives.get('script-src') ?? []
+    expect(scriptSrc).not.toContain("'unsafe-inline'")
+    expect(scriptSrc.some((source) => /^'nonce-[0-9a-f]{32}'$/.test(source))).toBe(true)
+    expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
+    expect(response.headers['x-frame-options']).toBe('DENY')
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+    expect(response.headers['referrer-policy']).toBe('no-referrer')
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin')
+  })
+
+  it('uses a fresh nonce on every response', async () => {
+    const first = await app.inject({ url: '/api/health' })
+    const second = await app.inject({ url: '/api/health' })
+    expect(first.headers['content-security-policy']).not.toBe(second.headers['content-security-policy'])
+  })
+})

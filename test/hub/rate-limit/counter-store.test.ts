@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CounterStore, createMemoryCounterStore } from '../../../src/hub/rate-limit/counter-store.js'
+import { createRedisCounterStore } from '../../../src/hub/rate-limit/redis-counter-store.js'
+import { connectTestRedis, redisUrlUnderTest } from '../../helpers/redis.js'
+
+const redisUrl = redisUrlUnderTest()
+const stores: { name: string; open: () => CounterStore }[] = [
+  { name: 'memory', open: () => createMemoryCounterStore() },
+  ...(redisUrl ? [{ name: 'redis', open: () => createRedisCounterStore(connectTestRedis(redisUrl)) }] : [])
+]
+
+describe.each(stores)('$name counter store', ({ open }) => {
+  let store: CounterStore
+  beforeAll(() => {
+    store = open()
+  })
+  afterAll(async () => {
+    await store.close()
+  })
+
+  it('counts hits within a window that starts at the first hit', async () => {
+    expect(await store.get('a')).toBeNull()
+    expect(await store.increment('a', 60_000)).toEqual({ count: 1, resetInMs: expect.any(Number) })
+    const second = await store.increment('a', 60_000)
+    expect(second.count).toBe(2)
+    expect(second.resetInMs).toBeGreaterThan(50_000)
+    expect(second.resetInMs).toBeLessThanOrEqual(60_000)
+    expect((await store.get('a'))?.count).toBe(2)
+  })
+
+  it('keeps keys apart and resets one', async () => {
+    await store.increment('b', 60_000)
+    await store.increment('c', 60_000)
+    await store.reset('b')
+    expect(await store.get('b')).toBeNull()
+    expect((await store.get('c'))?.count).toBe(1)
+  })
+})
+
+describe('memory counter store windows', () => {
+  it('starts a new window once the old one has passed', async () => {
+    let now = 0
+    const store = createMemoryCounterStore(() => new Date(now))
+    await store.increment('k', 1000)
+    await store.increment('k', 1000)
+    now = 1000
+    expect(await store.get('k')).toBeNull()
+    expect((await store.increment('k', 1000)).count).toBe(1)
+  })
+})

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, readConfig } from '../../src/shared/config.js'
+
+const OIDC = {
+  HUB_IDP: 'oidc',
+  HUB_IDP_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
+  HUB_IDP_ISSUER: 'https://idp.example/',
+  HUB_IDP_AUDIENCE: 'hearth'
+}
+
+describe('readConfig: hub section', () => {
+  it('has safe defaults', () => {
+    const { hub } = readConfig({})
+    expect(hub).toEqual({
+      port: 3001,
+      publicUrl: 'http://localhost:3001',
+      identityProvider: { kind: 'builtin' },
+      signupOpen: true,
+      cookieSecrets: undefined,
+      signingKey: undefined,
+      sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
+      allowedOrigins: [],
+      apps: { tasks: 'http://localhost:3000' },
+      redisUrl: undefined
+    })
+  })
+
+  it('reads every variable', () => {
+    const signingKey = JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: 'x', d: 'd' })
+    const { hub } = readConfig({
+      ...OIDC,
+      HUB_PORT: '4001',
+      HUB_PUBLIC_URL: 'https://hub.example/',
+      HUB_SIGNUP: 'closed',
+      HUB_COOKIE_SECRET: `${'a'.repeat(32)}, ${'b'.repeat(40)}`,
+      HUB_SIGNING_KEY: signingKey,
+      HUB_SESSION_MAX_AGE: '3600',
+      HUB_ALLOWED_ORIGINS: 'https://app.example, http://localhost:5173',
+      HUB_APPS: 'tasks=https://tasks.example,notes=https://notes.example:8443',
+      REDIS_URL: 'redis://127.0.0.1:6379'
+    })
+    expect(hub).toEqual({
+      port: 4001,
+      publicUrl: 'https://hub.example',
+      identityProvider: {
+        kind: 'oidc',
+        jwksUrl: new URL(OIDC.HUB_IDP_JWKS_URL),
+        issuer: OIDC.HUB_IDP_ISSUER,
+        audience: OIDC.HUB_IDP_AUDIENCE
+      },
+      signupOpen: false,
+      cookieSecrets: ['a'.repeat(32), 'b'.repeat(40)],
+      signingKey,
+      sessionMaxAgeSeconds: 3600,
+      allowedOrigins: ['https://app.example', 'http://localhost:5173'],
+      apps: { tasks: 'https://tasks.example', notes: 'https://notes.example:8443' },
+      redisUrl: 'redis://127.0.0.1:6379'
+    })
+  })
+
+  it.each([
+    ['HUB_PORT', { HUB_PORT: '70000' }],
+    ['HUB_PUBLIC_URL', { HUB_PUBLIC_URL: 'ftp://hub.example' }],
+    ['HUB_IDP', { HUB_IDP: 'saml' }],
+    ['HUB_IDP_JWKS_URL', { HUB_IDP: 'oidc', HUB_IDP_ISSUER: 'i', HUB_IDP_AUDIENCE: 'a' }],
+    ['HUB_IDP_JWKS_URL', { ...OIDC, HUB_IDP_JWKS_URL: 'not a url' }],
+    ['HUB_IDP_ISSUER', { ...OIDC, HUB_IDP_ISSUER: '' }],
+    ['HUB_IDP_AUDIENCE', { ...OIDC, HUB_IDP_AUDIENCE: ' ' }],
+    ['HUB_SIGNUP', { HUB_SIGNUP: 'maybe' }],
+    ['HUB_COOKIE_SECRET', { HUB_COOKIE_SECRET: 'short' }],
+    ['HUB_COOKIE_SECRET', { HUB_COOKIE_SECRET: `${'a'.repeat(32)},short` }],
+    ['HUB_SIGNING_KEY', { HUB_SIGNING_KEY: 'not json' }],
+    ['HUB_SIGNING_KEY', { HUB_SIGNING_KEY: '{"kty":"OKP","crv":"Ed25519","x":"x"}' }],
+    ['HUB_SIGNING_KEY', { HUB_SIGNING_KEY: '[]' }],
+    ['HUB_SESSION_MAX_AGE', { HUB_SESSION_MAX_AGE: '30d' }],
+    ['HUB_SESSION_MAX_AGE', { HUB_SESSION_MAX_AGE: '0' }],
+    ['HUB_ALLOWED_ORIGINS', { HUB_ALLOWED_ORIGINS: 'app.example' }],
+    ['HUB_ALLOWED_ORIGINS', { HUB_ALLOWED_ORIGINS: 'https://app.example/path' }],
+    ['HUB_APPS', { HUB_APPS: 'tasks' }],
+    ['HUB_APPS', { HUB_APPS: 'Tasks=http://localhost:3000' }],
+    ['HUB_APPS', { HUB_APPS: 'tasks=not-a-url' }],
+    ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }]
+  ])('refuses a bad %s, naming it', (variable, env) => {
+    expect(() => readConfig(env)).toThrowError(ConfigError)
+    expect(() => readConfig(env)).toThrowError(new RegExp(`^${variable}: `))
+  })
+})
