@@ -1,11 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
 import { buildHubApp } from '../../src/hub/app.js'
 import type { CounterStore } from '../../src/hub/rate-limit/counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/hub/rate-limit/sign-in-throttle.js'
 import type { HubConfig } from '../../src/shared/config.js'
 import type { App } from '../../src/shared/http/server.js'
 import { createLogger } from '../../src/shared/logging.js'
-import type { TestDatabase } from './databases.js'
+import type { DatabaseUnderTest, TestDatabase } from './databases.js'
 
 export const HUB_ORIGIN = 'http://localhost:3001'
 export const TASKS_ORIGIN = 'http://localhost:3000'
@@ -54,6 +55,23 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
     ...(options.now ? { now: options.now } : {}),
     ...(options.counterStore ? { counterStore: options.counterStore } : {})
   })
+}
+
+/**
+ * A hub on a freshly migrated database for the tests of one describe block, opened before them and
+ * closed after; read `suite.app` and `suite.handle` inside the tests.
+ */
+export function hubAppPerSuite(database: DatabaseUnderTest, options: TestHubOptions = {}): { app: App; handle: TestDatabase } {
+  const suite = {} as { app: App; handle: TestDatabase }
+  beforeAll(async () => {
+    suite.handle = await database.open()
+    suite.app = await buildTestHubApp(suite.handle, options)
+  })
+  afterAll(async () => {
+    await suite.app?.close()
+    await suite.handle?.destroy()
+  })
+  return suite
 }
 
 /** The cookies a response sets, by name (the last value wins, as in a browser). */

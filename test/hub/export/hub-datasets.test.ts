@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { exportedSessionId } from '../../../src/hub/export/hub-datasets.js'
-import type { App } from '../../../src/shared/http/server.js'
-import { type TestDatabase, databasesUnderTest } from '../../helpers/databases.js'
-import { buildTestHubApp, signUpAndLogIn } from '../../helpers/hub-app.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { hubAppPerSuite, signUpAndLogIn } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('export of the account and sessions (%s)', (database) => {
-  let handle: TestDatabase
-  let app: App
-
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  const suite = hubAppPerSuite(database)
 
   it('holds the account and each session, without the password hash or any session id', async () => {
+    const { app, handle } = suite
     const user = await signUpAndLogIn(app)
     const response = await app.inject({ method: 'POST', url: '/api/export', headers: user.headers, payload: { format: 'json' } })
     expect(response.statusCode).toBe(200)

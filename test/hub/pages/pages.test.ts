@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { App } from '../../../src/shared/http/server.js'
-import { type TestDatabase, databasesUnderTest } from '../../helpers/databases.js'
-import { type SignedIn, buildTestHubApp, cookieHeader, cookiesSetBy, logIn, signUpAndLogIn } from '../../helpers/hub-app.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { type SignedIn, cookieHeader, cookiesSetBy, hubAppPerSuite, logIn, signUpAndLogIn } from '../../helpers/hub-app.js'
 
 /** The pages through the hub's whole pipeline, on the first database under test (the pages hold no SQL of their own). */
 describe('hub pages', () => {
-  let handle: TestDatabase
+  const [database] = databasesUnderTest()
+  const suite = hubAppPerSuite(database!)
   let app: App
   let user: SignedIn
-  const [database] = databasesUnderTest()
 
   beforeAll(async () => {
-    handle = await database!.open()
-    app = await buildTestHubApp(handle)
+    app = suite.app
     user = await signUpAndLogIn(app)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
   })
 
   const page = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
