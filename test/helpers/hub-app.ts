@@ -126,3 +126,20 @@ export async function logIn(app: App, email: string, ip = '10.0.0.1'): Promise<S
     headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
   }
 }
+
+/**
+ * A migrated database and a hub on it for the suite around the call, closed after it. `options`
+ * may be a function, read when the suite starts (after earlier beforeAll hooks have run).
+ */
+export function useHubApp(database: DatabaseUnderTest, options: TestHubOptions | (() => TestHubOptions) = {}) {
+  const hub = {} as { handle: TestDatabase; app: App }
+  beforeAll(async () => {
+    hub.handle = await database.open()
+    hub.app = await buildTestHubApp(hub.handle, typeof options === 'function' ? options() : options)
+  })
+  afterAll(async () => {
+    await hub.app.close()
+    await hub.handle.destroy()
+  })
+  return hub
+}

@@ -1,35 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMemoryCounterStore } from '../../src/hub/rate-limit/counter-store.js'
-import type { App } from '../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
-import { GOOD_PASSWORD, buildTestHubApp, signUpAndLogIn } from '../helpers/hub-app.js'
+import { databasesUnderTest } from '../helpers/databases.js'
+import { GOOD_PASSWORD, buildTestHubApp, useHubApp, signUpAndLogIn } from '../helpers/hub-app.js'
 
-describe.each(databasesUnderTest())('hub app on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+describe.each(databasesUnderTest())('hub hub.app on $name', (database) => {
+  const hub = useHubApp(database)
 
   it('answers health', async () => {
-    const response = await app.inject({ url: '/api/health' })
+    const response = await hub.app.inject({ url: '/api/health' })
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({ status: 'ok' })
   })
 
   it('answers unknown /api/* routes with 404 {error}', async () => {
-    const response = await app.inject({ url: '/api/unknown' })
+    const response = await hub.app.inject({ url: '/api/unknown' })
     expect(response.statusCode).toBe(404)
     expect(response.json()).toEqual({ error: 'Route GET /api/unknown not found' })
   })
 
   it('answers malformed JSON with 400 {error}', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' })
+    const response = await hub.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' })
     expect(response.statusCode).toBe(400)
     expect(response.json()).toEqual({ error: 'Body is not valid JSON' })
   })
@@ -39,7 +29,7 @@ describe.each(databasesUnderTest())('hub app on $name', (database) => {
     failing.get = async () => {
       throw new Error('counter store is down: redis://secret-host')
     }
-    const broken = await buildTestHubApp(handle, { counterStore: failing })
+    const broken = await buildTestHubApp(hub.handle, { counterStore: failing })
     const response = await broken.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@example.com', password: GOOD_PASSWORD } })
     expect(response.statusCode).toBe(500)
     expect(response.json()).toEqual({ error: 'Internal server error' })
@@ -47,16 +37,16 @@ describe.each(databasesUnderTest())('hub app on $name', (database) => {
   })
 
   it('runs the whole flow: sign up, log in, refresh, SSO token, sign out', async () => {
-    const user = await signUpAndLogIn(app)
-    expect((await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: user.headers })).statusCode).toBe(200)
-    const token = await app.inject({ method: 'POST', url: '/api/auth/generate-token', headers: user.headers, payload: { audience: 'tasks' } })
+    const user = await signUpAndLogIn(hub.app)
+    expect((await hub.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: user.headers })).statusCode).toBe(200)
+    const token = await hub.app.inject({ method: 'POST', url: '/api/auth/generate-token', headers: user.headers, payload: { audience: 'tasks' } })
     expect(token.statusCode).toBe(200)
-    expect((await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: user.headers })).statusCode).toBe(204)
-    expect((await app.inject({ method: 'POST', url: '/api/auth/refresh', headers: user.headers })).statusCode).toBe(401)
+    expect((await hub.app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: user.headers })).statusCode).toBe(204)
+    expect((await hub.app.inject({ method: 'POST', url: '/api/auth/refresh', headers: user.headers })).statusCode).toBe(401)
   })
 
   it('documents its routes in OpenAPI', async () => {
-    const document = (await app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>()
+    const document = (await hub.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>()
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/api/auth/login', '/api/auth/signup', '/api/auth/set-cookie', '/api/auth/refresh', '/api/auth/generate-token', '/api/csp-report', '/.well-known/jwks.json'])
     )

@@ -73,4 +73,16 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
     const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'a@b.co', password: 'x' } })
     expect(signup.statusCode).toBe(404)
   })
+
+  it("answers 503 when the provider's keys cannot be fetched", async () => {
+    const closed = await startJwksServer([idpKey])
+    await closed.close()
+    const unreachable = await buildTestHubApp(handle, {
+      config: { identityProvider: { kind: 'oidc', jwksUrl: closed.url, issuer: ISSUER, audience: AUDIENCE } }
+    })
+    const response = await unreachable.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: 'idp-user-1', idToken: await idToken({}) } })
+    expect(response.statusCode).toBe(503)
+    expect(response.json()).toEqual({ error: 'The identity provider cannot be reached' })
+    await unreachable.close()
+  })
 })

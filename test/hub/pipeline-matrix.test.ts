@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { hmac } from '../../src/hub/security/hmac.js'
-import type { App } from '../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
+import { databasesUnderTest } from '../helpers/databases.js'
 import {
   FOREIGN_ORIGIN,
   GOOD_PASSWORD,
   type SignedIn,
   TASKS_ORIGIN,
-  buildTestHubApp,
+  useHubApp,
   cookieHeader,
   cookiesSetBy,
   signUpAndLogIn,
@@ -120,25 +119,18 @@ function expectedStatus(endpoint: Endpoint, cookie: CookieCase, csrf: CsrfCase, 
 }
 
 describe.each(databasesUnderTest())('request pipeline matrix on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
+  const hub = useHubApp(database, { rateLimits: { signupsPerIp: { limit: 10_000, windowMs: 60_000 } } })
   let fixture: Fixture
   let revoked: SignedIn
   let anonymousCsrfToken: string
 
   beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle, { rateLimits: { signupsPerIp: { limit: 10_000, windowMs: 60_000 } } })
-    fixture = { user: await signUpAndLogIn(app) }
-    revoked = await logIn(app, fixture.user.email)
-    const signOut = await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: revoked.headers })
+    fixture = { user: await signUpAndLogIn(hub.app) }
+    revoked = await logIn(hub.app, fixture.user.email)
+    const signOut = await hub.app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: revoked.headers })
     expect(signOut.statusCode).toBe(204)
-    const health = await app.inject({ url: '/api/health' })
+    const health = await hub.app.inject({ url: '/api/health' })
     anonymousCsrfToken = cookiesSetBy(health)['service-csrf-token']?.value ?? ''
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
   })
 
   /** The auth cookie value and the CSRF token a browser in this state would hold. */
@@ -154,7 +146,7 @@ describe.each(databasesUnderTest())('request pipeline matrix on $name', (databas
       case 'revoked':
         return { authCookie: revoked.authCookie, csrfToken: revoked.csrfToken }
       case 'valid': {
-        const session = endpoint.endsSession ? await logIn(app, fixture.user.email) : fixture.user
+        const session = endpoint.endsSession ? await logIn(hub.app, fixture.user.email) : fixture.user
         return { authCookie: session.authCookie, csrfToken: session.csrfToken }
       }
     }
@@ -180,7 +172,7 @@ describe.each(databasesUnderTest())('request pipeline matrix on $name', (databas
               if (csrf === 'wrong') headers['x-csrf-token'] = `${state.csrfToken.slice(0, -1)}${state.csrfToken.endsWith('A') ? 'B' : 'A'}`
               if (origin === 'allowed') headers.origin = TASKS_ORIGIN
               if (origin === 'disallowed') headers.origin = FOREIGN_ORIGIN
-              const response = await app.inject({
+              const response = await hub.app.inject({
                 method: endpoint.method,
                 url: endpoint.path,
                 headers,

@@ -1,8 +1,7 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { App } from '../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
-import { type SignedIn, buildTestHubApp, logIn, signUpAndLogIn } from '../helpers/hub-app.js'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../helpers/databases.js'
+import { type SignedIn, useHubApp, logIn, signUpAndLogIn } from '../helpers/hub-app.js'
 
 /** Every hub endpoint that takes a request, with the methods it answers. */
 const ENDPOINTS = [
@@ -40,27 +39,20 @@ const body = fc.oneof(
 )
 
 describe.each(databasesUnderTest())('random bodies on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
+  const hub = useHubApp(database, { rateLimits: { signupsPerIp: { limit: 100_000, windowMs: 60_000 } } })
   let user: SignedIn
   beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle, { rateLimits: { signupsPerIp: { limit: 100_000, windowMs: 60_000 } } })
-    user = await signUpAndLogIn(app)
+    user = await signUpAndLogIn(hub.app)
   })
   // A session of its own per endpoint, since random bodies sent to the sign-out end the one they carry.
   beforeEach(async () => {
-    user = await logIn(app, user.email)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
+    user = await logIn(hub.app, user.email)
   })
 
   it.each(ENDPOINTS)('never answer %s %s with a 500', async (method, url) => {
     await fc.assert(
       fc.asyncProperty(body, fc.constantFrom(...CONTENT_TYPES), fc.boolean(), async (payload, contentType, signedIn) => {
-        const response = await app.inject({
+        const response = await hub.app.inject({
           method,
           url,
           headers: { 'content-type': contentType, ...(signedIn ? user.headers : {}) },

@@ -1,6 +1,7 @@
-import { SignJWT, jwtVerify } from 'jose'
+import { jwtVerify } from 'jose'
 import type { IdTokenVerifier, VerifiedIdentity } from './identity.js'
 import { type Keyring, SIGNING_ALGORITHMS } from './keyring.js'
+import { signWithKeyring } from './signing.js'
 import { CLOCK_TOLERANCE_SECONDS, isRejectedToken } from './token-errors.js'
 
 export const ID_TOKEN_LIFETIME_SECONDS = 60 * 60
@@ -11,18 +12,18 @@ export const ID_TOKEN_LIFETIME_SECONDS = 60 * 60
  */
 export function createBuiltinIdTokens(keyring: Keyring, publicUrl: string) {
   const issue = async (identity: VerifiedIdentity, now: Date): Promise<{ idToken: string; expiresAt: Date }> => {
-    const { key, kid, alg } = await keyring.signingKey()
-    const issuedAt = Math.floor(now.getTime() / 1000)
-    const expiresAt = new Date((issuedAt + ID_TOKEN_LIFETIME_SECONDS) * 1000)
-    const idToken = await new SignJWT({ email: identity.email })
-      .setProtectedHeader({ alg, kid, typ: 'JWT' })
-      .setIssuer(publicUrl)
-      .setAudience(publicUrl)
-      .setSubject(identity.userId)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(expiresAt)
-      .sign(key)
-    return { idToken, expiresAt }
+    const { token, expiresAt } = await signWithKeyring(
+      keyring,
+      {
+        issuer: publicUrl,
+        audience: publicUrl,
+        subject: identity.userId,
+        lifetimeSeconds: ID_TOKEN_LIFETIME_SECONDS,
+        claims: { email: identity.email }
+      },
+      now
+    )
+    return { idToken: token, expiresAt }
   }
 
   const verifier: IdTokenVerifier = {

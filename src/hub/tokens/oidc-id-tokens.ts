@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose'
+import { serviceUnavailable } from '../../shared/errors.js'
 import type { IdTokenVerifier } from './identity.js'
 import { CLOCK_TOLERANCE_SECONDS, isRejectedToken } from './token-errors.js'
 
@@ -30,7 +31,8 @@ export function createOidcVerifier({ jwksUrl, issuer, audience }: OidcOptions): 
         return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '' }
       } catch (error) {
         if (isRejectedToken(error)) return null
-        throw error
+        // The provider's keys could not be fetched: our outage, not the caller's bad token. Logged as a 5xx.
+        throw Object.assign(serviceUnavailable('The identity provider cannot be reached'), { cause: error })
       }
     }
   }

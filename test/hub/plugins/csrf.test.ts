@@ -1,37 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, buildTestHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn, uniqueEmail } from '../../helpers/hub-app.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { GOOD_PASSWORD, useHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn, uniqueEmail } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('CSRF on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  const hub = useHubApp(database)
 
   const csrfCookieOf = (response: Awaited<ReturnType<App['inject']>>) => cookiesSetBy(response)['service-csrf-token']?.value
 
   it('issues a token to a request without one, and keeps a valid one', async () => {
-    const first = await app.inject({ url: '/api/health' })
+    const first = await hub.app.inject({ url: '/api/health' })
     const token = csrfCookieOf(first)
     expect(token).toBeTruthy()
-    const second = await app.inject({ url: '/api/health', headers: { cookie: `service-csrf-token=${token}` } })
+    const second = await hub.app.inject({ url: '/api/health', headers: { cookie: `service-csrf-token=${token}` } })
     expect(csrfCookieOf(second)).toBeUndefined()
-    const bogus = await app.inject({ url: '/api/health', headers: { cookie: 'service-csrf-token=made-up' } })
+    const bogus = await hub.app.inject({ url: '/api/health', headers: { cookie: 'service-csrf-token=made-up' } })
     expect(csrfCookieOf(bogus)).toBeTruthy()
   })
 
   it('replaces a token planted before sign-in, and refuses it afterwards even when header and cookie agree', async () => {
-    const planted = csrfCookieOf(await app.inject({ url: '/api/health' })) ?? ''
+    const planted = csrfCookieOf(await hub.app.inject({ url: '/api/health' })) ?? ''
     const email = uniqueEmail()
-    await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: GOOD_PASSWORD } })
-    const login = await app.inject({
+    await hub.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: GOOD_PASSWORD } })
+    const login = await hub.app.inject({
       method: 'POST',
       url: '/api/auth/login',
       headers: { cookie: `service-csrf-token=${planted}` },
@@ -41,14 +32,14 @@ describe.each(databasesUnderTest())('CSRF on $name', (database) => {
     const issued = csrfCookieOf(login)
     expect(issued).toBeTruthy()
     expect(issued).not.toBe(planted)
-    const withPlanted = await app.inject({
+    const withPlanted = await hub.app.inject({
       method: 'POST',
       url: '/api/auth/refresh',
       headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': planted }), 'x-csrf-token': planted }
     })
     expect(withPlanted.statusCode).toBe(403)
     expect(withPlanted.json()).toEqual({ error: 'CSRF token does not belong to this session' })
-    const withIssued = await app.inject({
+    const withIssued = await hub.app.inject({
       method: 'POST',
       url: '/api/auth/refresh',
       headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': issued }), 'x-csrf-token': issued ?? '' }
@@ -57,9 +48,9 @@ describe.each(databasesUnderTest())('CSRF on $name', (database) => {
   })
 
   it("refuses another session's token", async () => {
-    const alice = await signUpAndLogIn(app)
-    const bob = await signUpAndLogIn(app)
-    const response = await app.inject({
+    const alice = await signUpAndLogIn(hub.app)
+    const bob = await signUpAndLogIn(hub.app)
+    const response = await hub.app.inject({
       method: 'POST',
       url: '/api/auth/refresh',
       headers: { cookie: cookieHeader({ 'service-auth-token': alice.authCookie, 'service-csrf-token': bob.csrfToken }), 'x-csrf-token': bob.csrfToken }
@@ -68,13 +59,13 @@ describe.each(databasesUnderTest())('CSRF on $name', (database) => {
   })
 
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('checks %s on any path, routes or not', async (method) => {
-    const response = await app.inject({ method, url: '/some/page', payload: {} })
+    const response = await hub.app.inject({ method, url: '/some/page', payload: {} })
     expect(response.statusCode).toBe(403)
     expect(response.json()).toEqual({ error: 'CSRF token missing or incorrect' })
   })
 
   it('leaves safe methods alone', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200)
-    expect((await app.inject({ method: 'HEAD', url: '/api/health' })).statusCode).toBe(200)
+    expect((await hub.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200)
+    expect((await hub.app.inject({ method: 'HEAD', url: '/api/health' })).statusCode).toBe(200)
   })
 })

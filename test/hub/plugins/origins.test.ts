@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { FOREIGN_ORIGIN, HUB_ORIGIN, TASKS_ORIGIN, buildTestHubApp } from '../../helpers/hub-app.js'
+import { describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { FOREIGN_ORIGIN, HUB_ORIGIN, TASKS_ORIGIN, buildTestHubApp, useHubApp } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('origin check and CORS on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  const hub = useHubApp(database)
 
   const preflight = (origin: string, url = '/api/auth/refresh') =>
-    app.inject({
+    hub.app.inject({
       method: 'OPTIONS',
       url,
       headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' }
@@ -45,13 +35,13 @@ describe.each(databasesUnderTest())('origin check and CORS on $name', (database)
     ['an allowed host on another port', 'http://localhost:3002'],
     ['an opaque origin', 'null']
   ])('refuses /api/* requests from %s: 403', async (_case, origin) => {
-    const response = await app.inject({ url: '/api/health', headers: { origin } })
+    const response = await hub.app.inject({ url: '/api/health', headers: { origin } })
     expect(response.statusCode).toBe(403)
     expect(response.json()).toEqual({ error: 'Origin not allowed' })
   })
 
   it('gives allowed origins CORS with credentials and Vary: Origin', async () => {
-    const response = await app.inject({ url: '/api/health', headers: { origin: TASKS_ORIGIN } })
+    const response = await hub.app.inject({ url: '/api/health', headers: { origin: TASKS_ORIGIN } })
     expect(response.statusCode).toBe(200)
     expect(response.headers['access-control-allow-origin']).toBe(TASKS_ORIGIN)
     expect(response.headers['access-control-allow-credentials']).toBe('true')
@@ -59,24 +49,24 @@ describe.each(databasesUnderTest())('origin check and CORS on $name', (database)
   })
 
   it('lets requests without an Origin header through', async () => {
-    expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200)
+    expect((await hub.app.inject({ url: '/api/health' })).statusCode).toBe(200)
   })
 
   it('excepts CSP reports, and leaves the public key set to anyone', async () => {
-    const report = await app.inject({
+    const report = await hub.app.inject({
       method: 'POST',
       url: '/api/csp-report',
       headers: { origin: FOREIGN_ORIGIN, 'content-type': 'application/csp-report' },
       payload: JSON.stringify({ 'csp-report': { 'blocked-uri': 'inline' } })
     })
     expect(report.statusCode).toBe(204)
-    const jwks = await app.inject({ url: '/.well-known/jwks.json', headers: { origin: FOREIGN_ORIGIN } })
+    const jwks = await hub.app.inject({ url: '/.well-known/jwks.json', headers: { origin: FOREIGN_ORIGIN } })
     expect(jwks.statusCode).toBe(200)
   })
 
   it('adds HUB_ALLOWED_ORIGINS to the list', async () => {
-    const configured = await buildTestHubApp(handle, { config: { allowedOrigins: ['https://app.example'] } })
-    expect((await configured.inject({ url: '/api/health', headers: { origin: 'https://app.example' } })).statusCode).toBe(200)
+    const configured = await buildTestHubApp(hub.handle, { config: { allowedOrigins: ['https://hub.app.example'] } })
+    expect((await configured.inject({ url: '/api/health', headers: { origin: 'https://hub.app.example' } })).statusCode).toBe(200)
     expect((await configured.inject({ url: '/api/health', headers: { origin: TASKS_ORIGIN } })).statusCode).toBe(403)
     await configured.close()
   })

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { FOREIGN_ORIGIN, buildTestHubApp } from '../../helpers/hub-app.js'
+import { describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { FOREIGN_ORIGIN, useHubApp } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('security headers on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  const hub = useHubApp(database)
 
   it.each([
     ['a success', 'GET', '/api/health', {}, 200],
@@ -27,7 +17,7 @@ describe.each(databasesUnderTest())('security headers on $name', (database) => {
     ['a refusal for a missing CSRF token', 'POST', '/api/auth/refresh', {}, 403],
     ['a validation error', 'POST', '/api/auth/login', {}, 400]
   ])('are on %s', async (_case, method, url, headers, status) => {
-    const response = await app.inject({ method: method as 'GET', url, headers, ...(method === 'POST' ? { payload: {} } : {}) })
+    const response = await hub.app.inject({ method: method as 'GET', url, headers, ...(method === 'POST' ? { payload: {} } : {}) })
     expect(response.statusCode).toBe(status)
     const csp = String(response.headers['content-security-policy'])
     const directives = new Map(csp.split(';').map((directive) => {
@@ -50,8 +40,8 @@ describe.each(databasesUnderTest())('security headers on $name', (database) => {
   })
 
   it('uses a fresh nonce on every response', async () => {
-    const first = await app.inject({ url: '/api/health' })
-    const second = await app.inject({ url: '/api/health' })
+    const first = await hub.app.inject({ url: '/api/health' })
+    const second = await hub.app.inject({ url: '/api/health' })
     expect(first.headers['content-security-policy']).not.toBe(second.headers['content-security-policy'])
   })
 })

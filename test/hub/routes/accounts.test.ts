@@ -1,31 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, buildTestHubApp, cookiesSetBy, uniqueEmail } from '../../helpers/hub-app.js'
+import { describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { GOOD_PASSWORD, buildTestHubApp, useHubApp, cookiesSetBy, uniqueEmail } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('sign-up and login on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  const hub = useHubApp(database)
 
   const signup = (payload: unknown, remoteAddress = '10.1.0.1') =>
-    app.inject({ method: 'POST', url: '/api/auth/signup', payload: payload as object, remoteAddress })
+    hub.app.inject({ method: 'POST', url: '/api/auth/signup', payload: payload as object, remoteAddress })
   const login = (payload: unknown, remoteAddress = '10.1.0.2') =>
-    app.inject({ method: 'POST', url: '/api/auth/login', payload: payload as object, remoteAddress })
+    hub.app.inject({ method: 'POST', url: '/api/auth/login', payload: payload as object, remoteAddress })
 
   it('creates an account with a normalised email and an argon2id hash at OWASP strength', async () => {
     const email = uniqueEmail('Mixed.Case')
     const response = await signup({ email: `  ${email.toUpperCase()} `, password: GOOD_PASSWORD })
     expect(response.statusCode, response.body).toBe(200)
     const { userId } = response.json<{ userId: string }>()
-    const row = await handle.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()
+    const row = await hub.handle.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()
     expect(row.email).toBe(email.toLowerCase())
     expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
     expect(row.disabled).toBe(0)
@@ -92,7 +82,7 @@ describe.each(databasesUnderTest())('sign-up and login on $name', (database) => 
   it('refuses a disabled account like a wrong password', async () => {
     const email = uniqueEmail()
     await signup({ email, password: GOOD_PASSWORD })
-    await handle.db.updateTable('users').set({ disabled: 1 }).where('email', '=', email).execute()
+    await hub.handle.db.updateTable('users').set({ disabled: 1 }).where('email', '=', email).execute()
     const response = await login({ email, password: GOOD_PASSWORD })
     expect(response.statusCode).toBe(401)
     expect(response.json()).toEqual({ error: 'Email or password is incorrect' })
@@ -109,7 +99,7 @@ describe.each(databasesUnderTest())('sign-up and login on $name', (database) => 
   })
 
   it('turns sign-up off with HUB_SIGNUP=closed: 403', async () => {
-    const closed = await buildTestHubApp(handle, { config: { signupOpen: false } })
+    const closed = await buildTestHubApp(hub.handle, { config: { signupOpen: false } })
     const response = await closed.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: uniqueEmail(), password: GOOD_PASSWORD } })
     expect(response.statusCode).toBe(403)
     expect(response.json()).toEqual({ error: 'Sign-up is closed on this hub' })

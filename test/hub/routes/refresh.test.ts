@@ -1,34 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { type SignedIn, buildTestHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { type SignedIn, buildTestHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn, testClock, useHubApp } from '../../helpers/hub-app.js'
 
 const MINUTE = 60 * 1000
 const TWO_HOURS_SECONDS = 2 * 60 * 60
 
 describe.each(databasesUnderTest())('session cookie, refresh and sign-out on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
   const clock = testClock()
-  beforeAll(async () => {
-    handle = await database.open()
-    // A two-hour absolute lifetime, so the tests can reach its end.
-    app = await buildTestHubApp(handle, { now: clock.now, config: { sessionMaxAgeSeconds: TWO_HOURS_SECONDS } })
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
-  })
+  // A two-hour absolute lifetime, so the tests can reach its end.
+  const hub = useHubApp(database, { now: clock.now, config: { sessionMaxAgeSeconds: TWO_HOURS_SECONDS } })
 
   const refresh = (user: SignedIn, authCookie = user.authCookie) =>
-    app.inject({
+    hub.app.inject({
       method: 'POST',
       url: '/api/auth/refresh',
       headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': user.csrfToken }), 'x-csrf-token': user.csrfToken }
     })
 
   it('sets the auth cookie HttpOnly, SameSite=Lax, Path=/, for an hour, not Secure on plain http', async () => {
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: (await signUpAndLogIn(app)).email, password: 'correct horse battery staple' } })
+    const login = await hub.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: (await signUpAndLogIn(hub.app)).email, password: 'correct horse battery staple' } })
     const auth = cookiesSetBy(login)['service-auth-token']
     expect(auth).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 3600 })
     expect(auth?.secure).toBeUndefined()
@@ -38,7 +29,7 @@ describe.each(databasesUnderTest())('session cookie, refresh and sign-out on $na
   })
 
   it('marks the cookies Secure when the public URL is https', async () => {
-    const secureApp = await buildTestHubApp(handle, { config: { publicUrl: 'https://hub.example' } })
+    const secureApp = await buildTestHubApp(hub.handle, { config: { publicUrl: 'https://hub.example' } })
     const user = await signUpAndLogIn(secureApp)
     const health = await secureApp.inject({ url: '/api/health', headers: { cookie: `service-auth-token=${user.authCookie}` } })
     expect(cookiesSetBy(health)['service-csrf-token']?.secure).toBe(true)
@@ -48,7 +39,7 @@ describe.each(databasesUnderTest())('session cookie, refresh and sign-out on $na
   })
 
   it('renews the cookie for another hour, and refuses a cookie left an hour without refresh', async () => {
-    const user = await signUpAndLogIn(app)
+    const user = await signUpAndLogIn(hub.app)
     clock.advance(45 * MINUTE)
     const renewed = await refresh(user)
     expect(renewed.statusCode, renewed.body).toBe(200)
@@ -63,7 +54,7 @@ describe.each(databasesUnderTest())('session cookie, refresh and sign-out on $na
   })
 
   it('never renews past the absolute lifetime, and refuses the session after it', async () => {
-    const user = await signUpAndLogIn(app)
+    const user = await signUpAndLogIn(hub.app)
     const sessionEnd = clock.now().getTime() + TWO_HOURS_SECONDS * 1000
     let authCookie = user.authCookie
     for (let i = 0; i < 2; i++) {
@@ -80,8 +71,8 @@ describe.each(databasesUnderTest())('session cookie, refresh and sign-out on $na
   })
 
   it('signs out: 204, cookie cleared, session revoked so the old value is refused', async () => {
-    const user = await signUpAndLogIn(app)
-    const signOut = await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: user.headers })
+    const user = await signUpAndLogIn(hub.app)
+    const signOut = await hub.app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: user.headers })
     expect(signOut.statusCode).toBe(204)
     expect(signOut.body).toBe('')
     const cleared = cookiesSetBy(signOut)['service-auth-token']
@@ -90,29 +81,29 @@ describe.each(databasesUnderTest())('session cookie, refresh and sign-out on $na
     const again = await refresh(user)
     expect(again.statusCode).toBe(401)
     expect(again.json()).toEqual({ error: 'Sign in required: the auth cookie is missing, invalid or expired' })
-    const rows = await handle.db.selectFrom('sessions').select('id').where('userId', '=', user.userId).execute()
+    const rows = await hub.handle.db.selectFrom('sessions').select('id').where('userId', '=', user.userId).execute()
     expect(rows).toHaveLength(0)
   })
 
   it.each(['GET', 'PUT', 'PATCH'] as const)('answers %s on the refresh path with 405 and Allow', async (method) => {
-    const user = await signUpAndLogIn(app)
-    const response = await app.inject({ method, url: '/api/auth/refresh', headers: user.headers })
+    const user = await signUpAndLogIn(hub.app)
+    const response = await hub.app.inject({ method, url: '/api/auth/refresh', headers: user.headers })
     expect(response.statusCode).toBe(405)
     expect(response.headers.allow).toBe('POST, DELETE')
     expect(response.json()).toEqual({ error: `Method ${method} is not allowed here; use POST or DELETE` })
   })
 
   it('refuses a raw user id as the auth cookie: 401', async () => {
-    const user = await signUpAndLogIn(app)
+    const user = await signUpAndLogIn(hub.app)
     expect((await refresh(user, user.userId)).statusCode).toBe(401)
   })
 
   it('stores who and from what browser, and last seen at refresh', async () => {
-    const user = await signUpAndLogIn(app)
+    const user = await signUpAndLogIn(hub.app)
     clock.advance(MINUTE)
     await refresh(user)
     const sessionId = user.authCookie.split('.')[2] ?? ''
-    const row = await handle.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow()
+    const row = await hub.handle.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow()
     expect(row.email).toBe(user.email)
     expect(row.userAgent).toBe('lightMyRequest')
     expect(row.lastSeenAt).toBe(clock.now().toISOString())

@@ -1,27 +1,19 @@
 import { SignJWT, generateKeyPair } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { type SignedIn, buildTestHubApp, cookiesSetBy, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { type SignedIn, useHubApp, cookiesSetBy, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('set-cookie with the built-in provider on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
   let alice: SignedIn
   let bob: SignedIn
   const clock = testClock(new Date())
+  const hub = useHubApp(database, { now: clock.now })
   beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle, { now: clock.now })
-    alice = await signUpAndLogIn(app)
-    bob = await signUpAndLogIn(app)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
+    alice = await signUpAndLogIn(hub.app)
+    bob = await signUpAndLogIn(hub.app)
   })
 
-  const setCookie = (payload: object) => app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
+  const setCookie = (payload: object) => hub.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
 
   it('starts a session from the user id and its ID token', async () => {
     const response = await setCookie({ userId: alice.userId, idToken: alice.idToken })
@@ -29,7 +21,7 @@ describe.each(databasesUnderTest())('set-cookie with the built-in provider on $n
     expect(response.json()).toEqual({ userId: alice.userId, expiresAt: expect.any(String) })
     const authCookie = cookiesSetBy(response)['service-auth-token']?.value
     const csrfToken = cookiesSetBy(response)['service-csrf-token']?.value ?? ''
-    const refresh = await app.inject({
+    const refresh = await hub.app.inject({
       method: 'POST',
       url: '/api/auth/refresh',
       headers: { cookie: `service-auth-token=${authCookie}; service-csrf-token=${csrfToken}`, 'x-csrf-token': csrfToken }
@@ -56,7 +48,7 @@ describe.each(databasesUnderTest())('set-cookie with the built-in provider on $n
     const claims = JSON.parse(Buffer.from(alice.idToken.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>
     const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'EdDSA', kid: header.kid }).sign(privateKey)
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${alice.idToken.split('.')[1]}.`
-    const sso = await app.inject({ method: 'POST', url: '/api/auth/generate-token', headers: alice.headers, payload: { audience: 'tasks' } })
+    const sso = await hub.app.inject({ method: 'POST', url: '/api/auth/generate-token', headers: alice.headers, payload: { audience: 'tasks' } })
     const cases: [string, object][] = [
       ["another user's token", { userId: alice.userId, idToken: bob.idToken }],
       ['a token signed with a key the hub does not hold', { userId: alice.userId, idToken: forged }],
@@ -73,7 +65,7 @@ describe.each(databasesUnderTest())('set-cookie with the built-in provider on $n
   })
 
   it('refuses an expired token', async () => {
-    const fresh = await signUpAndLogIn(app)
+    const fresh = await signUpAndLogIn(hub.app)
     clock.advance(61 * 60 * 1000 + 30_000)
     const response = await setCookie({ userId: fresh.userId, idToken: fresh.idToken })
     expect(response.statusCode).toBe(401)

@@ -1,31 +1,23 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { type JWTPayload, createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { COOKIE_SECRET_FILE } from '../../../src/hub/security/cookie-secrets.js'
 import { SIGNING_KEYS_FILE, rotateSigningKeys } from '../../../src/hub/tokens/keyring.js'
-import type { App } from '../../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
-import { HUB_ORIGIN, type SignedIn, buildTestHubApp, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { HUB_ORIGIN, type SignedIn, buildTestHubApp, useHubApp, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
   let user: SignedIn
   const clock = testClock(new Date())
+  const hub = useHubApp(database, { now: clock.now, config: { cookieSecrets: undefined } })
   beforeAll(async () => {
-    handle = await database.open()
-    app = await buildTestHubApp(handle, { now: clock.now, config: { cookieSecrets: undefined } })
-    user = await signUpAndLogIn(app)
-  })
-  afterAll(async () => {
-    await app.close()
-    await handle.destroy()
+    user = await signUpAndLogIn(hub.app)
   })
 
   const generate = (payload: object) =>
-    app.inject({ method: 'POST', url: '/api/auth/generate-token', headers: user.headers, payload })
-  const jwks = async () => (await app.inject({ url: '/.well-known/jwks.json' })).json<{ keys: Record<string, string>[] }>()
+    hub.app.inject({ method: 'POST', url: '/api/auth/generate-token', headers: user.headers, payload })
+  const jwks = async () => (await hub.app.inject({ url: '/.well-known/jwks.json' })).json<{ keys: Record<string, string>[] }>()
   const verifyWithJwks = async (token: string) =>
     jwtVerify(token, createLocalJWKSet(await jwks()), { algorithms: ['EdDSA', 'ES256'], currentDate: clock.now() })
 
@@ -61,7 +53,7 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
   })
 
   it('publishes public keys only, cacheably', async () => {
-    const response = await app.inject({ url: '/.well-known/jwks.json' })
+    const response = await hub.app.inject({ url: '/.well-known/jwks.json' })
     expect(response.headers['cache-control']).toBe('public, max-age=300')
     for (const key of response.json<{ keys: Record<string, string>[] }>().keys) {
       expect(key).not.toHaveProperty('d')
@@ -71,30 +63,30 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
 
   it('keeps its generated secrets in DATA_DIR readable by the owner only', () => {
     for (const file of [SIGNING_KEYS_FILE, COOKIE_SECRET_FILE]) {
-      expect(fs.statSync(path.join(handle.dataDir, file)).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(path.join(hub.handle.dataDir, file)).mode & 0o777).toBe(0o600)
     }
   })
 
   it('keeps verifying tokens signed before a rotation, and publishes the old key until they have expired', async () => {
     const before = (await generate({ audience: 'tasks' })).json<{ token: string }>().token
     const oldKid = decodeProtectedHeader(before).kid
-    const newKid = await rotateSigningKeys(handle.dataDir, clock.now())
+    const newKid = await rotateSigningKeys(hub.handle.dataDir, clock.now())
     expect(newKid).not.toBe(oldKid)
     expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid, oldKid])
     await expect(verifyWithJwks(before)).resolves.toBeTruthy()
     const after = (await generate({ audience: 'tasks' })).json<{ token: string }>().token
     expect(decodeProtectedHeader(after).kid).toBe(newKid)
     // ID tokens signed with the old key stay usable for their hour, so the old key stays that long.
-    expect((await app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: user.userId, idToken: user.idToken } })).statusCode).toBe(200)
+    expect((await hub.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: user.userId, idToken: user.idToken } })).statusCode).toBe(200)
     clock.advance(66 * 60 * 1000)
     expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid])
-    expect(fs.statSync(path.join(handle.dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(path.join(hub.handle.dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
   })
 
   it('signs with HUB_SIGNING_KEY when given one', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true })
     const jwk = { ...(await exportJWK(privateKey)), kid: 'configured-key' }
-    const configured = await buildTestHubApp(handle, { config: { signingKey: JSON.stringify(jwk) } })
+    const configured = await buildTestHubApp(hub.handle, { config: { signingKey: JSON.stringify(jwk) } })
     const signedIn = await signUpAndLogIn(configured)
     const response = await configured.inject({ method: 'POST', url: '/api/auth/generate-token', headers: signedIn.headers, payload: { audience: 'tasks' } })
     expect(decodeProtectedHeader(response.json<{ token: string }>().token)).toMatchObject({ alg: 'ES256', kid: 'configured-key' })
