@@ -128,6 +128,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     applications: config.apps,
     privacy,
     exportDatasets,
+    secureCookies: secure,
     cspNonce: (reply) => reply.cspNonce.script,
     assets: deps.pageAssets ?? loadPageAssets()
   })

@@ -29,6 +29,8 @@ export interface HubPagesOptions {
   applications: Readonly<Record<string, string>>
   privacy: Pick<PrivacyService, 'settings' | 'consents'>
   exportDatasets: readonly { name: string; description: string }[]
+  /** Whether cookies are Secure (the hub is served over https). */
+  secureCookies: boolean
   /** This response's CSP script nonce. */
   cspNonce: (reply: FastifyReply) => string
   assets: PageAssets
@@ -43,8 +45,8 @@ declare module 'fastify' {
 
 const NextQuery = Type.Object({ next: Type.Optional(Type.String({ description: 'Where to go after signing in' })) })
 const LanguageQuery = Type.Object({ lang: Type.String(), next: Type.Optional(Type.String()) })
-/** A preference, not a credential: a year, and no script needs to read it. */
-const LANGUAGE_COOKIE_OPTIONS: CookieSerializeOptions = { path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true }
+/** A preference, not a credential: a year, and no script needs to read it; Secure like the hub's own cookies. */
+const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
 const hide = true
 
 /**
@@ -52,7 +54,7 @@ const hide = true
  * protected pages redirects to the login page, coming back to the same page afterwards.
  */
 export async function hubPages(app: App, options: HubPagesOptions) {
-  const { sessionOf, sessionsOf, applications, privacy, exportDatasets, cspNonce, assets } = options
+  const { sessionOf, sessionsOf, applications, privacy, exportDatasets, secureCookies, cspNonce, assets } = options
 
   const contextOf = (request: FastifyRequest, reply: FastifyReply, signedIn: boolean): PageContext => {
     const language = chooseLanguage(request.cookies[LANGUAGE_COOKIE], request.headers['accept-language'])
@@ -92,7 +94,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
   app.get('/language', { schema: { hide, querystring: LanguageQuery } }, async (request, reply) => {
     const { lang, next } = request.query
     if (isLanguage(lang)) {
-      reply.setCookie(LANGUAGE_COOKIE, lang, LANGUAGE_COOKIE_OPTIONS)
+      reply.setCookie(LANGUAGE_COOKIE, lang, languageCookieOptions(secureCookies))
     }
     return reply.redirect(safeNextPath(next) ?? '/', 303)
   })

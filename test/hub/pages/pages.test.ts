@@ -103,6 +103,8 @@ describe('hub pages', () => {
       expect(response.statusCode).toBe(303)
       expect(response.headers.location).toBe('/privacy')
       expect(cookiesSetBy(response).lang).toMatchObject({ value: 'es', path: '/', httpOnly: true, sameSite: 'Lax' })
+      // Not Secure: the test hub's public URL is plain http, as with the hub's own cookies.
+      expect(cookiesSetBy(response).lang?.secure).toBeFalsy()
     })
 
     it.each([
