@@ -1,0 +1,55 @@
+import type { KyselyPlugin, PluginTransformQueryArgs, RootOperationNode } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { buildHubApp } from '../../../src/hub/app.js'
+import { createLogger } from '../../../src/shared/logging.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { TEST_HUB_CONFIG, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
+
+/** Counts the queries the app sends while `counting` is on. */
+function queryCounter() {
+  const counter = { counting: false, queries: [] as string[] }
+  const plugin: KyselyPlugin = {
+    transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+      if (counter.counting) counter.queries.push(node.kind)
+      return node
+    },
+    transformResult: async ({ result }) => result
+  }
+  return { counter, plugin }
+}
+
+describe.each(databasesUnderTest())('session check cost on $name', (database) => {
+  it('is one read by primary key, none for a forged cookie, none while the row is cached', async () => {
+    const handle = await database.open()
+    const clock = testClock()
+    const { counter, plugin } = queryCounter()
+    const app = await buildHubApp({
+      config: TEST_HUB_CONFIG,
+      dataDir: handle.dataDir,
+      db: handle.db.withPlugin(plugin),
+      logger: createLogger('silent'),
+      now: clock.now
+    })
+    const user = await signUpAndLogIn(app)
+    const generate = (headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/api/auth/generate-token', headers, payload: { audience: 'tasks' } })
+
+    clock.advance(5_000)
+    counter.counting = true
+    expect((await generate(user.headers)).statusCode).toBe(200)
+    expect(counter.queries).toEqual(['SelectQueryNode'])
+
+    counter.queries = []
+    expect((await generate(user.headers)).statusCode).toBe(200)
+    expect(counter.queries).toEqual([])
+
+    counter.queries = []
+    const forged = user.headers.cookie?.replace(/(service-auth-token=[^;]*)[A-Za-z0-9_-]{4}(;|$)/, '$1AAAA$2') ?? ''
+    expect(forged).not.toBe(user.headers.cookie)
+    expect((await generate({ ...user.headers, cookie: forged })).statusCode).toBe(401)
+    expect(counter.queries).toEqual([])
+
+    await app.close()
+    await handle.destroy()
+  })
+})
