@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie'
+import type { FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
 import type { HubConfig } from '../shared/config.js'
@@ -9,7 +10,7 @@ import { AUTH_COOKIE, cookiesAreSecure } from './cookies.js'
 import { csrf } from './plugins/csrf.js'
 import { origins } from './plugins/origins.js'
 import { securityHeaders } from './plugins/security-headers.js'
-import { sessionStage } from './plugins/session.js'
+import { sessionOf, sessionStage } from './plugins/session.js'
 import { createCspReportRepository } from './csp/repository.js'
 import { cspReportRoutes } from './csp/routes.js'
 import { type CounterStore, createMemoryCounterStore } from './rate-limit/counter-store.js'
@@ -20,6 +21,16 @@ import { healthRoutes } from './routes/health.js'
 import { refreshRoutes } from './routes/refresh.js'
 import { setCookieRoute } from './routes/sign-in.js'
 import { ssoRoutes } from './routes/sso.js'
+import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import { createAuditTrail } from './audit/repository.js'
+import { exportAllowance } from './export/allowance.js'
+import { hubDatasets } from './export/hub-datasets.js'
+import { privacyDatasets } from './export/privacy-datasets.js'
+import { exportRoutes } from './export/routes.js'
+import { type PageAssets, loadPageAssets } from './pages/assets.js'
+import { hubPages } from './pages/plugin.js'
+import { createPrivacyService } from './privacy/service.js'
+import { privacyRoutes } from './privacy/routes.js'
 import { loadCookieSecrets } from './security/cookie-secrets.js'
 import { createSessionsRepository } from './sessions/repository.js'
 import { createSessionCookies } from './sessions/session-cookies.js'
@@ -43,6 +54,8 @@ export interface HubAppDependencies {
   counterStore?: CounterStore
   rateLimits?: RateLimits
   keyring?: Keyring
+  /** The pages' built script and stylesheet; by default read from dist/public. */
+  pageAssets?: PageAssets
 }
 
 /**
@@ -56,7 +69,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const secure = cookiesAreSecure(config.publicUrl)
   const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
   const counterStore = deps.counterStore ?? openCounterStore(config.redisUrl, now)
-  const sessions = createSessions({ repository: createSessionsRepository(db), cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
+  const sessionsRepository = createSessionsRepository(db)
+  const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
   const signInDeps = { sessions, sessionCookies, now }
   const identityProvider = identityProviderOf(config, keyring)
@@ -97,6 +111,28 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(refreshRoutes, signInDeps)
   await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, now })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis: reportLimitRedis(app, config.redisUrl) })
+
+  // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
+  const userOf = (request: FastifyRequest) => sessionOf(request).userId
+  const privacy = createPrivacyService(db, Object.keys(config.apps))
+  const exportDatasets = [...hubDatasets(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
+  await app.register(privacyRoutes, { privacy, userOf })
+  await app.register(exportRoutes, { datasets: exportDatasets, audit: createAuditTrail(db), allowExport: exportAllowance(counterStore), userOf })
+
+  // The browser pages, on the same session rows and the same privacy service.
+  await app.register(hubPages, {
+    sessionOf: async (request) => {
+      const session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
+      return session && { sessionId: session.id, userId: session.userId, email: session.email }
+    },
+    sessionsOf: (userId) => sessionsRepository.listActiveOf(userId, now().toISOString()),
+    applications: config.apps,
+    privacy,
+    exportDatasets,
+    secureCookies: secure,
+    cspNonce: (reply) => reply.cspNonce.script,
+    assets: deps.pageAssets ?? loadPageAssets()
+  })
   return app
 }
 

@@ -78,8 +78,8 @@ export interface Config {
 /** Reads and validates the whole configuration once; throws ConfigError naming the variable. */
 export function readConfig(env: Env = process.env): Config {
   const read = reader(env)
+  // The hub's section first, so a bad HUB_PUBLIC_URL is reported under its own name.
   const hub = readHubConfig(read)
-  // The task manager finds the hub where the hub says it is, unless told otherwise.
   const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
@@ -98,6 +98,11 @@ export function readConfig(env: Env = process.env): Config {
     },
     hub
   }
+}
+
+/** A URL as an issuer string: `http://localhost:3001`, never `http://localhost:3001/`. */
+export function withoutTrailingSlash(url: URL): string {
+  return url.href.replace(/\/+$/, '')
 }
 
 const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
@@ -176,12 +181,6 @@ function readRedisUrl(read: ReturnType<typeof reader>): string | undefined {
   const value = read.raw('REDIS_URL')
   if (value !== undefined && !/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', 'must be a redis:// URL')
   return value
-}
-
-
-/** A URL as an issuer string: `http://localhost:3001`, never `http://localhost:3001/`. */
-export function withoutTrailingSlash(url: URL): string {
-  return url.href.replace(/\/+$/, '')
 }
 
 /** Typed accessors over the environment; each names its variable when the value is bad. */

@@ -57,6 +57,23 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
   })
 }
 
+/**
+ * A hub on a freshly migrated database for the tests of one describe block, opened before them and
+ * closed after; read `suite.app` and `suite.handle` inside the tests.
+ */
+export function hubAppPerSuite(database: DatabaseUnderTest, options: TestHubOptions = {}): { app: App; handle: TestDatabase } {
+  const suite = {} as { app: App; handle: TestDatabase }
+  beforeAll(async () => {
+    suite.handle = await database.open()
+    suite.app = await buildTestHubApp(suite.handle, options)
+  })
+  afterAll(async () => {
+    await suite.app?.close()
+    await suite.handle?.destroy()
+  })
+  return suite
+}
+
 /** The cookies a response sets, by name (the last value wins, as in a browser). */
 export function cookiesSetBy(response: LightMyRequestResponse): Record<string, { value: string; maxAge?: number; httpOnly?: boolean; sameSite?: string; secure?: boolean; path?: string }> {
   return Object.fromEntries(response.cookies.map((cookie) => [cookie.name, cookie]))

@@ -16,6 +16,10 @@ export function createSessionsRepository(db: Kysely<Database>) {
     async delete(id: string): Promise<void> {
       await db.deleteFrom('sessions').where('id', '=', id).execute()
     },
+    /** A user's sessions that have not ended, newest first, for the dashboard. */
+    listActiveOf(userId: string, now: string): Promise<SessionRow[]> {
+      return db.selectFrom('sessions').selectAll().where('userId', '=', userId).where('expiresAt', '>', now).orderBy('createdAt', 'desc').execute()
+    },
     /** Sweeps a user's ended sessions when they sign in again, so the table does not grow without end. */
     async deleteExpiredOf(userId: string, now: string): Promise<void> {
       await db.deleteFrom('sessions').where('userId', '=', userId).where('expiresAt', '<=', now).execute()

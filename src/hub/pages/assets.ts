@@ -1,0 +1,55 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { App } from '../../shared/http/server.js'
+
+/** The client script and stylesheet, under content-hashed names written by `npm run build`. */
+export interface PageAssets {
+  /** URL paths for the page shell. */
+  script: string
+  stylesheet: string
+  files: ReadonlyMap<string, { body: Buffer; contentType: string }>
+}
+
+/** What scripts/build-client.ts writes beside the bundles. */
+export const ASSETS_MANIFEST = 'manifest.json'
+export const ASSETS_URL_PREFIX = '/assets/'
+
+/**
+ * `dist/public` of this checkout, whether this module runs from the build (dist/src/hub/pages)
+ * or from source under the test runner (src/hub/pages).
+ */
+export function builtAssetsDir(): string {
+  const root = path.resolve(import.meta.dirname, '../../..')
+  return path.basename(root) === 'dist' ? path.join(root, 'public') : path.join(root, 'dist', 'public')
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json'
+}
+
+/** Reads the built assets once at start-up; a missing build stops start-up with a message saying so. */
+export function loadPageAssets(dir: string = builtAssetsDir()): PageAssets {
+  const manifestPath = path.join(dir, ASSETS_MANIFEST)
+  if (!fs.existsSync(manifestPath)) throw new Error(`The hub's page assets are missing (${manifestPath}); run npm run build`)
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { script: string; stylesheet: string }
+  const files = new Map(
+    fs
+      .readdirSync(dir)
+      .filter((name) => name !== ASSETS_MANIFEST && CONTENT_TYPES[path.extname(name)] !== undefined)
+      .map((name) => [name, { body: fs.readFileSync(path.join(dir, name)), contentType: CONTENT_TYPES[path.extname(name)] as string }])
+  )
+  return { script: ASSETS_URL_PREFIX + manifest.script, stylesheet: ASSETS_URL_PREFIX + manifest.stylesheet, files }
+}
+
+/** A year, immutable: each build names its files by their content, so a changed file is a new URL. */
+const LONG_CACHE = 'public, max-age=31536000, immutable'
+
+export async function assetRoutes(app: App, { assets }: { assets: PageAssets }) {
+  app.get<{ Params: { file: string } }>(`${ASSETS_URL_PREFIX}:file`, { schema: { hide: true } }, async (request, reply) => {
+    const file = assets.files.get(request.params.file)
+    if (!file) return reply.code(404).send({ error: 'Asset not found' })
+    return reply.header('cache-control', LONG_CACHE).type(file.contentType).send(file.body)
+  })
+}

@@ -1,0 +1,22 @@
+import Negotiator from 'negotiator'
+
+export const LANGUAGES = ['en', 'es'] as const
+export type Language = (typeof LANGUAGES)[number]
+export const DEFAULT_LANGUAGE: Language = 'en'
+
+/** The cookie the language switcher sets; it outranks the browser's Accept-Language. */
+export const LANGUAGE_COOKIE = 'lang'
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
+}
+
+/**
+ * The page language: a valid `lang` cookie, else the best of Accept-Language by q-value
+ * (`es-MX` counts as `es`), else English.
+ */
+export function chooseLanguage(cookie: string | undefined, acceptLanguage: string | undefined): Language {
+  if (isLanguage(cookie)) return cookie
+  const [preferred] = new Negotiator({ headers: { 'accept-language': acceptLanguage ?? '' } }).languages([...LANGUAGES])
+  return isLanguage(preferred) ? preferred : DEFAULT_LANGUAGE
+}

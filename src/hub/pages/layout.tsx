@@ -1,0 +1,121 @@
+import type { ComponentChildren } from 'preact'
+import type { Translate } from './i18n/index.js'
+import { LANGUAGES, type Language } from './language.js'
+
+/** What every page needs to know about the request it answers. */
+export interface PageContext {
+  language: Language
+  t: Translate
+  /** The CSP nonce of this response, for the one script tag. */
+  nonce: string
+  assets: { script: string; stylesheet: string }
+  /** The page's own path and query, where the language switcher comes back to. */
+  currentPath: string
+  signedIn: boolean
+}
+
+const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
+
+/**
+ * The page shell. Localised messages the client script may show are handed to it as data
+ * attributes, so the script holds no text of its own and needs no inline data.
+ */
+export function Layout({ context, title, children }: { context: PageContext; title: string; children: ComponentChildren }) {
+  const { t, language, nonce, assets, signedIn } = context
+  return (
+    <html lang={language}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · ${t('site.name')}`}</title>
+        <link rel="stylesheet" href={assets.stylesheet} />
+        <script type="module" src={assets.script} nonce={nonce} />
+      </head>
+      <body
+        data-signed-in={signedIn ? 'true' : 'false'}
+        data-msg-network={t('error.network')}
+        data-msg-invalid-credentials={t('error.invalidCredentials')}
+        data-msg-email-taken={t('error.emailTaken')}
+        data-msg-too-many={t('error.tooManyRequests')}
+        data-msg-generic={t('error.generic')}
+        data-msg-working={t('form.working')}
+        data-msg-saved={t('form.saved')}
+      >
+        <a class="skip-link" href="#main">
+          {t('site.skipToContent')}
+        </a>
+        <header class="site-header">
+          <span class="site-name">{t('site.name')}</span>
+          {signedIn && <SiteNavigation t={t} />}
+          <LanguageSwitcher context={context} />
+        </header>
+        <main id="main" tabIndex={-1}>
+          <h1>{title}</h1>
+          {children}
+        </main>
+      </body>
+    </html>
+  )
+}
+
+function SiteNavigation({ t }: { t: Translate }) {
+  return (
+    <nav aria-label={t('site.mainNavigation')}>
+      <ul class="nav-list">
+        <li>
+          <a href="/dashboard">{t('nav.dashboard')}</a>
+        </li>
+        <li>
+          <a href="/privacy">{t('nav.privacy')}</a>
+        </li>
+        <li>
+          <a href="/export">{t('nav.export')}</a>
+        </li>
+        <li>
+          <button type="button" class="link-button" data-action="sign-out">
+            {t('nav.signOut')}
+          </button>
+        </li>
+      </ul>
+    </nav>
+  )
+}
+
+/** A plain GET form, so switching language works without the script and needs no CSRF token. */
+function LanguageSwitcher({ context: { t, language, currentPath } }: { context: PageContext }) {
+  return (
+    <form method="get" action="/language" class="language-switcher" aria-label={t('site.languageSwitch')}>
+      <input type="hidden" name="next" value={currentPath} />
+      <span class="language-label">{t('site.language')}:</span>
+      {LANGUAGES.map((option) => (
+        <button type="submit" name="lang" value={option} lang={option} aria-pressed={option === language ? 'true' : 'false'}>
+          {LANGUAGE_NAMES[option]}
+        </button>
+      ))}
+    </form>
+  )
+}
+
+/** A table's header row: one column heading per label; an empty label heads a column of buttons. */
+export function ColumnHeadings({ labels }: { labels: string[] }) {
+  return (
+    <thead>
+      <tr>{labels.map((label) => (label ? <th scope="col">{label}</th> : <td />))}</tr>
+    </thead>
+  )
+}
+
+/** A form's message line: the client script writes errors and confirmations into it. */
+export function FormMessage() {
+  return <p class="form-message" role="alert" data-form-message />
+}
+
+/** A timestamp in the page's language, in UTC so the page reads the same wherever it is rendered. */
+export function Timestamp({ iso, language }: { iso: string; language: Language }) {
+  return <time dateTime={iso}>{formatTimestamp(iso, language)}</time>
+}
+
+export function formatTimestamp(iso: string, language: Language): string {
+  const formatted = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))
+  return `${formatted} UTC`
+}

@@ -1,0 +1,129 @@
+import type { CookieSerializeOptions } from '@fastify/cookie'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { VNode } from 'preact'
+import { render } from 'preact-render-to-string'
+import { Type } from 'typebox'
+import type { App } from '../../shared/http/server.js'
+import type { PrivacyService } from '../privacy/service.js'
+import { type PageAssets, assetRoutes } from './assets.js'
+import { translatorFor } from './i18n/index.js'
+import { LANGUAGE_COOKIE, chooseLanguage, isLanguage } from './language.js'
+import type { PageContext } from './layout.js'
+import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from './next-path.js'
+import { DashboardPage, type PageUser, type SessionSummary } from './views/dashboard.js'
+import { ExportPage } from './views/export.js'
+import { PrivacyPage } from './views/privacy.js'
+import { LoginPage, SignupPage } from './views/sign-in.js'
+
+/** The signed-in session behind a page request. */
+export interface PageSession extends PageUser {
+  sessionId: string
+}
+
+export interface HubPagesOptions {
+  /** The live session of a request, or null when its auth cookie is missing, forged, expired or revoked. */
+  sessionOf: (request: FastifyRequest) => Promise<PageSession | null>
+  /** A user's live sessions, for the dashboard. */
+  sessionsOf: (userId: string) => Promise<SessionSummary[]>
+  /** Registered applications (HUB_APPS): id → URL. */
+  applications: Readonly<Record<string, string>>
+  privacy: Pick<PrivacyService, 'settings' | 'consents'>
+  exportDatasets: readonly { name: string; description: string }[]
+  /** Whether cookies are Secure (the hub is served over https). */
+  secureCookies: boolean
+  /** This response's CSP script nonce. */
+  cspNonce: (reply: FastifyReply) => string
+  assets: PageAssets
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on protected pages by their session check. */
+    pageSession: PageSession | null
+  }
+}
+
+const NextQuery = Type.Object({ next: Type.Optional(Type.String({ description: 'Where to go after signing in' })) })
+const LanguageQuery = Type.Object({ lang: Type.String(), next: Type.Optional(Type.String()) })
+/** A preference, not a credential: a year, and no script needs to read it; Secure like the hub's own cookies. */
+const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
+const hide = true
+
+/**
+ * The hub's browser pages. Each handler reads what it shows and renders it; the session check of
+ * protected pages redirects to the login page, coming back to the same page afterwards.
+ */
+export async function hubPages(app: App, options: HubPagesOptions) {
+  const { sessionOf, sessionsOf, applications, privacy, exportDatasets, secureCookies, cspNonce, assets } = options
+
+  const contextOf = (request: FastifyRequest, reply: FastifyReply, signedIn: boolean): PageContext => {
+    const language = chooseLanguage(request.cookies[LANGUAGE_COOKIE], request.headers['accept-language'])
+    reply.header('content-language', language)
+    return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn }
+  }
+  const sendPage = (reply: FastifyReply, page: VNode) =>
+    // Pages show personal data: never stored by a shared cache or the browser's back-forward store.
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(`<!doctype html>${render(page)}`)
+
+  const signedInSession = async (request: FastifyRequest, reply: FastifyReply) => {
+    request.pageSession = await sessionOf(request)
+    if (!request.pageSession) return reply.redirect(loginPathReturningTo(request.url), 303)
+  }
+  /** Set only behind `signedInSession`, which redirects when there is none. */
+  const sessionFrom = (request: FastifyRequest) => request.pageSession as PageSession
+
+  app.decorateRequest('pageSession', null)
+  await app.register(assetRoutes, { assets })
+
+  app.get('/', { schema: { hide } }, async (request, reply) =>
+    reply.redirect((await sessionOf(request)) ? DEFAULT_LANDING_PATH : '/login', 303)
+  )
+
+  for (const [path, Page] of [
+    ['/login', LoginPage],
+    ['/signup', SignupPage]
+  ] as const) {
+    app.get(path, { schema: { hide, querystring: NextQuery } }, async (request, reply) => {
+      const next = safeNextPath(request.query.next)
+      // Someone already signed in has nothing to do here.
+      if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
+      return sendPage(reply, <Page context={contextOf(request, reply, false)} next={next} />)
+    })
+  }
+
+  app.get('/language', { schema: { hide, querystring: LanguageQuery } }, async (request, reply) => {
+    const { lang, next } = request.query
+    if (isLanguage(lang)) {
+      reply.setCookie(LANGUAGE_COOKIE, lang, languageCookieOptions(secureCookies))
+    }
+    return reply.redirect(safeNextPath(next) ?? '/', 303)
+  })
+
+  await app.register(async function protectedPages(pages) {
+    pages.addHook('preHandler', signedInSession)
+
+    pages.get('/dashboard', { schema: { hide } }, async (request, reply) => {
+      const session = sessionFrom(request)
+      const page = (
+        <DashboardPage
+          context={contextOf(request, reply, true)}
+          user={session}
+          applications={applications}
+          sessions={await sessionsOf(session.userId)}
+          currentSessionId={session.sessionId}
+        />
+      )
+      return sendPage(reply, page)
+    })
+
+    pages.get('/privacy', { schema: { hide } }, async (request, reply) => {
+      const { userId } = sessionFrom(request)
+      const [settings, consents] = await Promise.all([privacy.settings(userId), privacy.consents(userId)])
+      return sendPage(reply, <PrivacyPage context={contextOf(request, reply, true)} settings={settings} consents={consents} />)
+    })
+
+    pages.get('/export', { schema: { hide } }, async (request, reply) =>
+      sendPage(reply, <ExportPage context={contextOf(request, reply, true)} datasets={exportDatasets} />)
+    )
+  })
+}

@@ -1,0 +1,37 @@
+import { isMessageKey } from '../i18n/index.js'
+import { FormMessage, Layout, type PageContext } from '../layout.js'
+
+export interface ExportPageProps {
+  context: PageContext
+  datasets: readonly { name: string; description: string }[]
+}
+
+export function ExportPage({ context, datasets }: ExportPageProps) {
+  const { t } = context
+  return (
+    <Layout context={context} title={t('export.title')}>
+      <p>{t('export.intro')}</p>
+      <ul>
+        {datasets.map(({ name, description }) => (
+          <li>{datasetLabel(context, name) ?? description}</li>
+        ))}
+      </ul>
+      <p class="button-row">
+        <button type="button" data-action="export" data-format="json">
+          {t('export.json')}
+        </button>
+        <button type="button" data-action="export" data-format="csv">
+          {t('export.csv')}
+        </button>
+      </p>
+      <p class="hint">{t('export.limit')}</p>
+      <FormMessage />
+    </Layout>
+  )
+}
+
+/** The catalogue's name for a dataset it knows; a dataset added later shows its own description until translated. */
+function datasetLabel({ t }: PageContext, name: string): string | undefined {
+  const key = `export.dataset.${name}`
+  return isMessageKey(key) ? t(key) : undefined
+}

@@ -1,0 +1,92 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { type Browser, type Page, chromium } from 'playwright-core'
+
+/** Debian's Chromium; the tests never download a browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run'
+]
+
+/** Headless Chromium; Playwright gives each launch a fresh, temporary user-data directory. */
+export function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package or set CHROMIUM_PATH`)
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+}
+
+/**
+ * Records every CSP violation a page meets: the browser's `securitypolicyviolation` events
+ * (a listener installed before any page script, through the DevTools protocol, not the page)
+ * and the console's "Refused to ..." errors.
+ */
+export async function recordCspViolations(page: Page, into: string[]): Promise<void> {
+  await page.exposeFunction('__recordCspViolation', (violation: string) => into.push(violation))
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) =>
+    window.__recordCspViolation(event.violatedDirective + ' blocked ' + event.blockedURI + ' on ' + location.pathname))`)
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) into.push(message.text())
+  })
+}
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The library is evaluated
+ * through the DevTools protocol, so the page's CSP stays in force for the page's own scripts.
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<{ rule: string; targets: string[] }[]> {
+  await page.evaluate(AXE_SOURCE)
+  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(' ')) })))`)
+}
+
+/** Keeps a screenshot of each page under test-results/, for a test that failed. */
+export async function keepScreenshots(pages: Page[], testName: string): Promise<void> {
+  const dir = path.resolve('test-results', 'browser')
+  fs.mkdirSync(dir, { recursive: true })
+  const base = testName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()
+  for (const [index, page] of pages.entries()) {
+    if (!page.isClosed()) await page.screenshot({ path: path.join(dir, `${base}-${index}.png`), fullPage: true }).catch(() => undefined)
+  }
+}
+
+/** What a keyboard user should be able to reach: links, buttons and fields, one radio button per group. */
+const FOCUSABLE_CONTROLS = `[...document.querySelectorAll('a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea')]
+  .filter((element) => !(element.type === 'radio' && !element.checked && document.querySelector('input[type=radio][name="' + element.name + '"]:checked')))`
+
+/**
+ * Presses Tab from the top of the page until focus comes round again, and reports the controls
+ * it never reached and the ones that had no visible focus outline when focused.
+ */
+export async function keyboardWalk(page: Page): Promise<{ unreached: string[]; withoutFocusOutline: string[] }> {
+  await page.evaluate(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)`)
+  const total = await page.evaluate<number>(`${FOCUSABLE_CONTROLS}.length`)
+  const reached = new Set<number>()
+  const withoutFocusOutline: string[] = []
+  for (let step = 0; step < total + 5; step++) {
+    await page.keyboard.press('Tab')
+    const focused = await page.evaluate<{ index: number; label: string; outlined: boolean }>(`(() => {
+      const element = document.activeElement
+      const style = getComputedStyle(element)
+      return {
+        index: ${FOCUSABLE_CONTROLS}.indexOf(element),
+        label: element.outerHTML.slice(0, 80),
+        outlined: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2
+      }
+    })()`)
+    if (focused.index < 0 || reached.has(focused.index)) break
+    reached.add(focused.index)
+    if (!focused.outlined) withoutFocusOutline.push(focused.label)
+  }
+  const unreached = await page.evaluate<string[]>(
+    `${FOCUSABLE_CONTROLS}.filter((_, index) => !${JSON.stringify([...reached])}.includes(index)).map((element) => element.outerHTML.slice(0, 80))`
+  )
+  return { unreached, withoutFocusOutline }
+}

@@ -1,0 +1,191 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { App } from '../../../src/shared/http/server.js'
+import { databasesUnderTest } from '../../helpers/databases.js'
+import { type SignedIn, cookieHeader, cookiesSetBy, hubAppPerSuite, logIn, signUpAndLogIn } from '../../helpers/hub-app.js'
+
+/** The pages through the hub's whole pipeline, on the first database under test (the pages hold no SQL of their own). */
+describe('hub pages', () => {
+  const [database] = databasesUnderTest()
+  const suite = hubAppPerSuite(database!)
+  let app: App
+  let user: SignedIn
+
+  beforeAll(async () => {
+    app = suite.app
+    user = await signUpAndLogIn(app)
+  })
+
+  const page = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
+  const signedIn = (extra: Record<string, string> = {}) => ({ cookie: cookieHeader({ 'service-auth-token': user.authCookie, ...extra }) })
+
+  describe('protected pages without a valid session go to the login page and come back', () => {
+    it.each([
+      ['/dashboard', 'no cookie', {}],
+      ['/privacy', 'no cookie', {}],
+      ['/export', 'no cookie', {}],
+      ['/dashboard', 'a forged cookie', { cookie: 'service-auth-token=someone-else' }],
+      ['/privacy?tab=consent', 'an empty cookie', { cookie: 'service-auth-token=' }]
+    ])('%s with %s: 303 to /login?next=...', async (path, _case, headers) => {
+      const response = await page(path, headers)
+      expect(response.statusCode).toBe(303)
+      expect(response.headers.location).toBe(`/login?${new URLSearchParams({ next: path })}`)
+    })
+
+    it('after sign-out the old cookie no longer opens the dashboard', async () => {
+      const other = await signUpAndLogIn(app)
+      expect((await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: other.headers })).statusCode).toBe(204)
+      const response = await page('/dashboard', { cookie: cookieHeader({ 'service-auth-token': other.authCookie }) })
+      expect(response.statusCode).toBe(303)
+    })
+  })
+
+  it.each([
+    ['signed out', '/login', false],
+    ['signed in', '/dashboard', true]
+  ])('/ when %s goes to %s', async (_case, location, withSession) => {
+    const response = await page('/', withSession ? signedIn() : {})
+    expect(response.statusCode).toBe(303)
+    expect(response.headers.location).toBe(location)
+  })
+
+  describe('next on the login page', () => {
+    it.each([
+      ['//evil.com'],
+      ['/\\evil.com'],
+      ['https://evil.com'],
+      ['%2F%2Fevil.com'],
+      ['/\t/evil.com'],
+      ['javascript:alert(1)']
+    ])('a signed-in visit with next=%j lands on the dashboard', async (next) => {
+      const response = await page(`/login?${new URLSearchParams({ next })}`, signedIn())
+      expect(response.statusCode).toBe(303)
+      expect(response.headers.location).toBe('/dashboard')
+    })
+
+    it('a same-site next is where a signed-in visit goes', async () => {
+      const response = await page('/login?next=%2Fprivacy', signedIn())
+      expect(response.headers.location).toBe('/privacy')
+    })
+
+    it('an unsafe next is not carried into the form', async () => {
+      const response = await page('/login?next=%2F%2Fevil.com')
+      expect(response.statusCode).toBe(200)
+      expect(response.body).toContain('<form class="stacked-form" data-form="login"><label for="email">')
+    })
+
+    it('a safe next is carried into the form and the sign-up link, escaped', async () => {
+      const next = '/privacy?x="><script>alert(1)</script>'
+      const response = await page(`/login?${new URLSearchParams({ next })}`)
+      expect(response.body).toContain('name="next" value="/privacy?x=%22%3E%3Cscript%3Ealert(1)%3C/script%3E"')
+      expect(response.body).not.toContain('<script>alert(1)')
+      expect(response.body).toContain('href="/signup?next=%2Fprivacy%3Fx%3D%2522%253E%253Cscript%253Ealert%281%29%253C%2Fscript%253E"')
+    })
+  })
+
+  describe('language', () => {
+    it.each([
+      [{ 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' }, 'es', 'Iniciar sesión'],
+      [{ 'accept-language': 'fr;q=1, es;q=0.5' }, 'es', 'Iniciar sesión'],
+      [{ 'accept-language': 'de' }, 'en', 'Sign in'],
+      [{}, 'en', 'Sign in'],
+      [{ 'accept-language': 'es', cookie: 'lang=en' }, 'en', 'Sign in'],
+      [{ 'accept-language': 'en', cookie: 'lang=es' }, 'es', 'Iniciar sesión'],
+      [{ 'accept-language': 'en', cookie: 'lang=xx' }, 'en', 'Sign in']
+    ])('%j renders <html lang="%s">', async (headers, language, heading) => {
+      const response = await page('/login', headers)
+      expect(response.body).toContain(`<html lang="${language}">`)
+      expect(response.body).toContain(`<h1>${heading}</h1>`)
+      expect(response.headers['content-language']).toBe(language)
+    })
+
+    it('the switcher sets the lang cookie and returns to the same-site page', async () => {
+      const response = await page('/language?lang=es&next=%2Fprivacy')
+      expect(response.statusCode).toBe(303)
+      expect(response.headers.location).toBe('/privacy')
+      expect(cookiesSetBy(response).lang).toMatchObject({ value: 'es', path: '/', httpOnly: true, sameSite: 'Lax' })
+      // Not Secure: the test hub's public URL is plain http, as with the hub's own cookies.
+      expect(cookiesSetBy(response).lang?.secure).toBeFalsy()
+    })
+
+    it.each([
+      ['an unknown language sets no cookie', '/language?lang=fr&next=%2Flogin', '/login', undefined],
+      ['an off-site next goes home', '/language?lang=es&next=%2F%2Fevil.com', '/', 'es']
+    ])('%s', async (_case, url, location, cookie) => {
+      const response = await page(url)
+      expect(response.headers.location).toBe(location)
+      expect(cookiesSetBy(response).lang?.value).toBe(cookie)
+    })
+  })
+
+  it('the dashboard shows who you are, your applications with Open, and this session', async () => {
+    const response = await page('/dashboard', signedIn())
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['cache-control']).toBe('no-store')
+    expect(response.body).toContain(user.email)
+    expect(response.body).toContain(user.userId)
+    expect(response.body).toContain('data-action="open-app" data-audience="tasks" data-url="http://localhost:3000"')
+    expect(response.body).toContain('data-session="current"')
+  })
+
+  it('the dashboard lists the live sessions of this user only, without a signed-out one', async () => {
+    const sessionRows = async () => ((await page('/dashboard', signedIn())).body.match(/<tr data-session="/g) ?? []).length
+    const before = await sessionRows()
+    const second = await logIn(app, user.email)
+    await signUpAndLogIn(app)
+    expect(await sessionRows()).toBe(before + 1)
+    await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: second.headers })
+    expect(await sessionRows()).toBe(before)
+  })
+
+  it('the privacy page shows the stored settings and the consent history', async () => {
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/api/privacy/settings',
+      headers: user.headers,
+      payload: { cookies: { functional: true }, visibility: { profile: 'family' } }
+    })
+    expect(put.statusCode).toBe(200)
+    await app.inject({ method: 'POST', url: '/api/privacy/consent', headers: user.headers, payload: { purpose: 'terms', granted: true, version: 'v9' } })
+    const body = (await page('/privacy', signedIn())).body
+    expect(body).toMatch(/<input id="field-cookies-functional" type="checkbox" name="cookies.functional" checked/)
+    expect(body).toMatch(/<input id="field-cookies-analytics" type="checkbox" name="cookies.analytics"\/>/)
+    expect(body).toMatch(/id="visibility-family" type="radio" name="visibility.profile" value="family" checked/)
+    expect(body).toContain('<tr data-purpose="terms" data-granted="true">')
+    expect(body).toContain('<td>v9</td>')
+  })
+
+  it('the export page names what an export holds and offers both formats', async () => {
+    const body = (await page('/export', signedIn({ lang: 'es' }))).body
+    expect(body).toContain('Tus ajustes de privacidad')
+    expect(body).toContain('data-action="export" data-format="json"')
+    expect(body).toContain('data-action="export" data-format="csv"')
+  })
+
+  it('every page carries the strict CSP, and its one script tag the response nonce', async () => {
+    for (const [url, headers] of [
+      ['/login', {}],
+      ['/signup', {}],
+      ['/dashboard', signedIn()],
+      ['/privacy', signedIn()],
+      ['/export', signedIn()]
+    ] as const) {
+      const response = await page(url, headers)
+      const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))?.[1]
+      expect(nonce, url).toBeDefined()
+      expect(response.body.match(/<script/g), url).toHaveLength(1)
+      expect(response.body, url).toContain(`nonce="${nonce}"`)
+      expect(response.body, url).not.toMatch(/ on[a-z]+=| style=/)
+    }
+  })
+
+  it('serves the built script and stylesheet with a year-long immutable cache, and nothing else', async () => {
+    const html = (await page('/login')).body
+    for (const asset of [/src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1], /href="(\/assets\/[^"]+\.css)"/.exec(html)?.[1]]) {
+      const response = await page(asset ?? 'missing')
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    }
+    expect((await page('/assets/manifest.json')).statusCode).toBe(404)
+    expect((await page('/assets/..%2Fpackage.json')).statusCode).toBe(404)
+  })
+})
