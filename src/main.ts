@@ -1,6 +1,5 @@
-import { hubService } from './hub/service.js'
+import { familyServices } from './family.js'
 import { runServices } from './shared/runtime.js'
-import { tasksService } from './tasks/service.js'
 
 /** Every Hearth service in one process, on one database. */
-await runServices([tasksService, hubService])
+await runServices(familyServices())

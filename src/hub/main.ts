@@ -1,4 +1,4 @@
 import { runServices } from '../shared/runtime.js'
-import { hubService } from './service.js'
+import { createHubService } from './service.js'
 
-await runServices([hubService])
+await runServices([createHubService()])

@@ -1,8 +1,25 @@
-import type { Service } from '../shared/runtime.js'
+import type { Service, ServiceContext } from '../shared/runtime.js'
 import { buildHubApp } from './app.js'
+import type { Keyring } from './tokens/keyring.js'
 
-export const hubService: Service = {
-  name: 'hub',
-  port: (config) => config.hub.port,
-  build: ({ config, db, logger }) => buildHubApp({ config: config.hub, dataDir: config.shared.dataDir, db, logger })
+export interface HubServiceOptions {
+  /** The signing keys, when another service of the process verifies with them too. */
+  keyring?: (context: ServiceContext) => Promise<Keyring>
+}
+
+export function createHubService({ keyring }: HubServiceOptions = {}): Service {
+  return {
+    name: 'hub',
+    port: (config) => config.hub.port,
+    build: async (context) => {
+      const { config, db, logger } = context
+      return buildHubApp({
+        config: config.hub,
+        dataDir: config.shared.dataDir,
+        db,
+        logger,
+        ...(keyring ? { keyring: await keyring(context) } : {})
+      })
+    }
+  }
 }

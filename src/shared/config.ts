@@ -79,7 +79,9 @@ export interface Config {
 export function readConfig(env: Env = process.env): Config {
   const read = reader(env)
   // The hub's section first, so a bad HUB_PUBLIC_URL is reported under its own name.
-  const hub = readHubConfig(read)
+  const tasksPort = read.port('PORT', 3000)
+  const tasksAppId = read.identifier('TASKS_APP_ID', 'tasks')
+  const hub = readHubConfig(read, `${tasksAppId}=http://localhost:${tasksPort}`)
   const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
@@ -89,8 +91,8 @@ export function readConfig(env: Env = process.env): Config {
       logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info')
     },
     tasks: {
-      port: read.port('PORT', 3000),
-      appId: read.identifier('TASKS_APP_ID', 'tasks'),
+      port: tasksPort,
+      appId: tasksAppId,
       permissionsEnabled: read.boolean('PERMISSIONS_ENABLED', false),
       auth: read.oneOf('TASKS_AUTH', TASKS_AUTH_MODES, 'header'),
       hubIssuer,
@@ -109,7 +111,8 @@ const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
 /** HMAC keys shorter than this are guessable; 32 characters of random text carry well over 128 bits. */
 const COOKIE_SECRET_MIN_LENGTH = 32
 
-function readHubConfig(read: ReturnType<typeof reader>): HubConfig {
+/** `defaultApps` registers the task manager where it really listens unless HUB_APPS says otherwise. */
+function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): HubConfig {
   const publicUrl = withoutTrailingSlash(read.url('HUB_PUBLIC_URL', DEFAULT_HUB_PUBLIC_URL))
   return {
     port: read.port('HUB_PORT', 3001),
@@ -120,7 +123,7 @@ function readHubConfig(read: ReturnType<typeof reader>): HubConfig {
     signingKey: readSigningKey(read),
     sessionMaxAgeSeconds: read.positiveInteger('HUB_SESSION_MAX_AGE', THIRTY_DAYS_SECONDS),
     allowedOrigins: read.list('HUB_ALLOWED_ORIGINS').map((origin) => read.origin('HUB_ALLOWED_ORIGINS', origin)),
-    apps: readApps(read),
+    apps: readApps(read, defaultApps),
     redisUrl: readRedisUrl(read)
   }
 }
@@ -166,8 +169,8 @@ function readSigningKey(read: ReturnType<typeof reader>): string | undefined {
   return value
 }
 
-function readApps(read: ReturnType<typeof reader>): Record<string, string> {
-  const entries = read.list('HUB_APPS', 'tasks=http://localhost:3000').map((entry) => {
+function readApps(read: ReturnType<typeof reader>, defaultApps: string): Record<string, string> {
+  const entries = read.list('HUB_APPS', defaultApps).map((entry) => {
     const [name = '', url = ''] = entry.split(/=(.*)/s, 2)
     if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name.trim())) {
       throw new ConfigError('HUB_APPS', `each entry must be name=url with a lowercase name, got "${entry}"`)

@@ -1,4 +1,4 @@
 import { runServices } from '../shared/runtime.js'
-import { tasksService } from './service.js'
+import { createTasksService } from './service.js'
 
-await runServices([tasksService])
+await runServices([createTasksService()])

@@ -47,6 +47,12 @@ describe('configuration', () => {
     expect(config.tasks).toMatchObject({ port: 8080, appId: 'todo', permissionsEnabled: true, auth: 'either' })
   })
 
+  it('registers the task manager with the hub where it really listens, unless HUB_APPS says otherwise', () => {
+    expect(readConfig({}).hub.apps).toEqual({ tasks: 'http://localhost:3000' })
+    expect(readConfig({ PORT: '4000', TASKS_APP_ID: 'todo' }).hub.apps).toEqual({ todo: 'http://localhost:4000' })
+    expect(readConfig({ PORT: '4000', HUB_APPS: 'tasks=https://tasks.example' }).hub.apps).toEqual({ tasks: 'https://tasks.example' })
+  })
+
   it('treats an empty value as unset', () => {
     expect(readConfig({ PORT: '', DATABASE_URL: ' ' }).tasks.port).toBe(3000)
   })

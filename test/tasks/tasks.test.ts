@@ -309,6 +309,17 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       expect((await get(task.id)).statusCode).toBe(404)
     })
 
+    it('accepts an empty body labelled as JSON, as many clients send with DELETE', async () => {
+      const task = await create()
+      const response = await suite.app.inject({
+        method: 'DELETE',
+        url: `/tasks/${task.id}`,
+        headers: { ...as(user), 'content-type': 'application/json' },
+        payload: ''
+      })
+      expect(response.statusCode).toBe(204)
+    })
+
     it('answers 404 "Task not found" for an unknown id', async () => {
       const response = await suite.app.inject({ method: 'DELETE', url: '/tasks/nothing', headers: as(user) })
       expect(response.statusCode).toBe(404)

@@ -13,7 +13,6 @@ const CLIENT_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Body is not valid JSON',
   FST_ERR_CTP_BODY_TOO_LARGE: 'Body is too large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Content-Type must be application/json',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'Body is empty',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body'
 }
 

@@ -40,6 +40,12 @@ export async function createServer(options: ServerOptions): Promise<App> {
   app.setSchemaErrorFormatter(formatSchemaErrors)
   // The APIs speak JSON; a text body is refused with 415 rather than read as a string.
   app.removeContentTypeParser('text/plain')
+  // Many clients label a body-less DELETE as JSON; an empty body is no body, not an error.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done)
+  )
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })

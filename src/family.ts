@@ -1,0 +1,30 @@
+import { createHubService } from './hub/service.js'
+import { type Keyring, openKeyring } from './hub/tokens/keyring.js'
+import type { Service, ServiceContext } from './shared/runtime.js'
+import { createSsoTokenVerifier } from './shared/sso/token-verifier.js'
+import { createTasksService } from './tasks/service.js'
+
+/**
+ * The hub and its applications in one process: the hub's signing keys are opened once, and the
+ * task manager verifies SSO tokens against them directly instead of fetching the hub's JWKS over
+ * HTTP. The keyring re-reads its file, so a `keys:rotate` is seen by both.
+ */
+export function familyServices(): Service[] {
+  let keyring: Promise<Keyring> | undefined
+  const sharedKeyring = ({ config }: ServiceContext) =>
+    (keyring ??= openKeyring({ signingKey: config.hub.signingKey, dataDir: config.shared.dataDir, now: new Date() }))
+
+  return [
+    createHubService({ keyring: sharedKeyring }),
+    createTasksService({
+      verifySsoToken: async (context) => {
+        const hubKeys = await sharedKeyring(context)
+        return createSsoTokenVerifier({
+          keys: (header, token) => hubKeys.verifier(new Date())(header, token),
+          issuer: context.config.tasks.hubIssuer,
+          audience: context.config.tasks.appId
+        })
+      }
+    })
+  ]
+}

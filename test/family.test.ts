@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ServerProcess, freePort, startBuilt } from './helpers/server-process.js'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+
+/** The README's walk-through: the shell block after its `<!-- walkthrough` marker. */
+function readmeWalkthrough(): string {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const block = /<!-- walkthrough[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1]
+  if (!block) throw new Error('README.md has no walk-through block')
+  return block
+}
+
+/** An HTTP client that keeps cookies and sends the CSRF cookie back as the header, like the hub's pages. */
+class Browserless {
+  private readonly cookies = new Map<string, string>()
+  constructor(private readonly base: string) {}
+
+  /** Another client holding the same cookies, as a copied cookie jar would. */
+  clone(): Browserless {
+    const copy = new Browserless(this.base)
+    for (const [name, value] of this.cookies) copy.cookies.set(name, value)
+    return copy
+  }
+
+  csrf(): string {
+    return this.cookies.get('service-csrf-token') ?? ''
+  }
+
+  async call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(`${this.base}${url}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-csrf-token': this.csrf(),
+        ...headers
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const [name = '', value = ''] = pair.split(/=(.*)/s)
+      if (value === '') this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return response
+  }
+}
+
+/** Both services as README starts them (`TASKS_AUTH=token npm start`, from the build), over real HTTP. */
+describe('the family: one sign-in at the hub, the task manager with its token', () => {
+  let server: ServerProcess
+  let hubUrl: string
+  let dataDir: string
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-family-'))
+    const hubPort = await freePort()
+    hubUrl = `http://localhost:${hubPort}`
+    server = await startBuilt('dist/src/main.js', {
+      DATA_DIR: dataDir,
+      TASKS_AUTH: 'token',
+      HUB_PORT: String(hubPort),
+      HUB_PUBLIC_URL: hubUrl
+    })
+  })
+  afterAll(() => {
+    server?.child.kill('SIGKILL')
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('signs up, signs in, uses the task manager with an SSO token, sees the grant in the export, signs out', async () => {
+    const hub = new Browserless(hubUrl)
+    const account = { email: 'grace@example.org', password: 'quartz-lantern-meadow-7' }
+    const signup = await hub.call('POST', '/api/auth/signup', account)
+    expect(signup.status).toBe(200)
+    const { userId } = (await signup.json()) as { userId: string }
+    expect((await hub.call('POST', '/api/auth/login', account)).status).toBe(200)
+
+    const issued = await hub.call('POST', '/api/auth/generate-token', { audience: 'tasks' })
+    expect(issued.status).toBe(200)
+    const { token } = (await issued.json()) as { token: string }
+
+    const tasks = new Browserless(server.url)
+    const bearer = { authorization: `Bearer ${token}` }
+    const created = await tasks.call('POST', '/tasks', { title: 'Water the plants' }, bearer)
+    expect(created.status).toBe(201)
+    const task = (await created.json()) as { id: string; assignee: string }
+    expect(task.assignee).toBe(userId)
+    const listed = (await (await tasks.call('GET', '/tasks', undefined, bearer)).json()) as { tasks: { id: string }[] }
+    expect(listed.tasks.map((t) => t.id)).toEqual([task.id])
+    const updated = await tasks.call('PUT', `/tasks/${task.id}`, { status: 'completed' }, bearer)
+    expect(((await updated.json()) as { status: string }).status).toBe('completed')
+    expect((await tasks.call('DELETE', `/tasks/${task.id}`, undefined, bearer)).status).toBe(204)
+
+    // A bare header is refused: the task manager trusts only the hub's tokens here.
+    expect((await tasks.call('GET', '/tasks', undefined, { 'x-user-id': userId })).status).toBe(401)
+
+    const exported = (await (await hub.call('POST', '/api/export', { format: 'json' })).json()) as {
+      datasets: { accessGrants: { applicationId: string; roles: string[]; grantedBy: string }[] }
+    }
+    expect(exported.datasets.accessGrants).toEqual([
+      expect.objectContaining({ applicationId: 'tasks', roles: ['member'], grantedBy: 'system' })
+    ])
+
+    const revokedCookie = hub.clone()
+    expect((await hub.call('DELETE', '/api/auth/refresh')).status).toBe(204)
+    expect((await revokedCookie.call('POST', '/api/auth/generate-token', { audience: 'tasks' })).status).toBe(401)
+  })
+
+  it("runs the README's curl walk-through as written", async () => {
+    const run = promisify(execFile)
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeWalkthrough()], {
+      env: { PATH: process.env.PATH ?? '', HUB: hubUrl, TASKS: server.url },
+      cwd: dataDir
+    })
+    expect(stdout).toContain('"applicationId":"tasks"')
+    expect(stdout.trim().split('\n').at(-1)).toBe('401')
+  })
+})
