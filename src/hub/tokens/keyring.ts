@@ -86,6 +86,8 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
     storedKeys()
       .filter((stored) => isPublished(stored, now))
       .map(({ privateJwk }) => publicHalf(privateJwk))
+  // Importing keys is the costly part of verifying; the key set is rebuilt only when its keys change.
+  let verifying: { kids: string; getKey: JWTVerifyGetKey } | undefined
   return {
     signingKey() {
       const { privateJwk } = current()
@@ -99,7 +101,12 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
       return key
     },
     publicJwks: (now) => ({ keys: published(now) }),
-    verifier: (now) => createLocalJWKSet({ keys: published(now) as JWK[] })
+    verifier(now) {
+      const keys = published(now)
+      const kids = keys.map((key) => key.kid).join(' ')
+      if (verifying?.kids !== kids) verifying = { kids, getKey: createLocalJWKSet({ keys: keys as JWK[] }) }
+      return verifying.getKey
+    }
   }
 }
 
