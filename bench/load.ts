@@ -1,7 +1,7 @@
 import autocannon from 'autocannon'
 import type { Scenario } from './scenarios.js'
 
-export const LOAD = { connections: 32, warmUpSeconds: 1, measuredSeconds: 5 } as const
+export const LOAD = { connections: 32, warmUpSeconds: 1, measuredSeconds: 4 } as const
 
 export interface Measurement {
   requestsPerSecond: number

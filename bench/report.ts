@@ -17,7 +17,7 @@ export function formatReport(rows: Row[], when: Date): string {
   const lines = [
     `Date: ${when.toISOString()}`,
     `Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown model'}), Node ${process.version}, ${os.platform()} ${os.arch()}`,
-    `Load: autocannon, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up then ${LOAD.measuredSeconds} s measured per scenario`,
+    `Load: autocannon, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up then ${LOAD.measuredSeconds} s measured per scenario and round; the median round is shown`,
     '',
     '| Scenario | req/s (avg) | p50 ms | p99 ms | ratio to bare | target | met |',
     '|---|---:|---:|---:|---:|---:|:---:|',
