@@ -121,7 +121,12 @@ const formHandlers: Record<string, (form: HTMLFormElement) => Promise<void>> = {
 }
 
 async function signOut(): Promise<void> {
-  await api('DELETE', '/api/auth/refresh')
+  try {
+    await api('DELETE', '/api/auth/refresh')
+  } catch (error) {
+    // A 401 means the session had already ended: the other tabs are signed out all the same.
+    if (!(error instanceof ApiError && error.status === 401)) throw error
+  }
   sessionChannel?.postMessage(SIGNED_OUT)
   location.assign('/login')
 }

@@ -57,7 +57,8 @@ describe('hub pages in a browser', { timeout: 60_000 }, () => {
   })
 
   beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(() => keepScreenshots(context.pages(), task.name))
+    // Every context's tabs, not just the shared one: some tests sign in elsewhere in a context of their own.
+    onTestFailed(() => keepScreenshots(browser.contexts().flatMap((open) => open.pages()), task.name))
   })
 
   afterEach(() => {
@@ -225,12 +226,31 @@ describe('hub pages in a browser', { timeout: 60_000 }, () => {
     await second.close()
   })
 
+  it('signing out of a session that already ended elsewhere still signs every other tab out', async () => {
+    const other = await newContext()
+    const first = await newPage(other)
+    await signInAt(first, '/login')
+    await first.waitForURL('**/dashboard')
+    const second = await newPage(other)
+    await second.goto('/privacy')
+    // The session ends behind the tabs' backs: the sign-out button then meets a 401.
+    expect((await other.request.delete('/api/auth/refresh', { headers: { 'x-csrf-token': await csrfCookieOf(other) } })).status()).toBe(204)
+    await first.getByRole('button', { name: 'Sign out' }).click()
+    await first.waitForURL('**/login')
+    await second.waitForURL('**/login')
+    await other.close()
+  })
+
   it('the hub received no CSP report during the run', () => {
     // Read from the request log, which names every request's path whatever handles the reports.
     expect(hub.output()).toContain('"path":"/dashboard"')
     expect(hub.output()).not.toContain('"path":"/api/csp-report"')
   })
 })
+
+async function csrfCookieOf(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).find((cookie) => cookie.name === 'service-csrf-token')?.value ?? ''
+}
 
 async function download(page: Page, buttonName: string): Promise<{ name: string; text: string }> {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: buttonName }).click()])
