@@ -43,8 +43,9 @@ declare module 'fastify' {
   }
 }
 
-const NextQuery = Type.Object({ next: Type.Optional(Type.String({ description: 'Where to go after signing in' })) })
-const LanguageQuery = Type.Object({ lang: Type.String(), next: Type.Optional(Type.String()) })
+// A page answers a page, never a JSON 400: odd values (repeated, missing) are checked where they are used and ignored there.
+const NextQuery = Type.Object({ next: Type.Optional(Type.Unknown({ description: 'Where to go after signing in' })) })
+const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
 /** A preference, not a credential: a year, and no script needs to read it; Secure like the hub's own cookies. */
 const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
 const hide = true

@@ -62,6 +62,13 @@ describe('hub pages', () => {
       expect(response.headers.location).toBe('/dashboard')
     })
 
+    it('a repeated next is ignored: the page is served, not a JSON error', async () => {
+      const response = await page('/login?next=%2Fprivacy&next=%2Fexport')
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-type']).toMatch(/^text\/html/)
+      expect(response.body).toContain('<form class="stacked-form" data-form="login"><label for="email">')
+    })
+
     it('a same-site next is where a signed-in visit goes', async () => {
       const response = await page('/login?next=%2Fprivacy', signedIn())
       expect(response.headers.location).toBe('/privacy')
@@ -109,7 +116,9 @@ describe('hub pages', () => {
 
     it.each([
       ['an unknown language sets no cookie', '/language?lang=fr&next=%2Flogin', '/login', undefined],
-      ['an off-site next goes home', '/language?lang=es&next=%2F%2Fevil.com', '/', 'es']
+      ['an off-site next goes home', '/language?lang=es&next=%2F%2Fevil.com', '/', 'es'],
+      ['no language at all changes nothing', '/language?next=%2Fprivacy', '/privacy', undefined],
+      ['a repeated language or next is ignored, not an error', '/language?lang=es&lang=en&next=%2Fa&next=%2Fb', '/', undefined]
     ])('%s', async (_case, url, location, cookie) => {
       const response = await page(url)
       expect(response.headers.location).toBe(location)
