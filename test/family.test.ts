@@ -67,7 +67,9 @@ describe('the family: one sign-in at the hub, the task manager with its token', 
       DATA_DIR: dataDir,
       TASKS_AUTH: 'token',
       HUB_PORT: String(hubPort),
-      HUB_PUBLIC_URL: hubUrl
+      HUB_PUBLIC_URL: hubUrl,
+      // Nothing answers here: tokens verify only because one process hands the hub's keys over directly.
+      HUB_JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json'
     })
   })
   afterAll(() => {
