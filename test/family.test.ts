@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, freePort, startBuilt } from './helpers/server-process.js'
 
@@ -114,6 +115,26 @@ describe('the family: one sign-in at the hub, the task manager with its token', 
     const revokedCookie = hub.clone()
     expect((await hub.call('DELETE', '/api/auth/refresh')).status).toBe(204)
     expect((await revokedCookie.call('POST', '/api/auth/generate-token', { audience: 'tasks' })).status).toBe(401)
+  })
+
+  it('a key rotation is seen by the running task manager: a token signed with the new key is accepted', async () => {
+    const hub = new Browserless(hubUrl)
+    const account = { email: 'rotation@example.org', password: 'quartz-lantern-meadow-7' }
+    expect((await hub.call('POST', '/api/auth/signup', account)).status).toBe(200)
+    expect((await hub.call('POST', '/api/auth/login', account)).status).toBe(200)
+    const tokenFor = async () => ((await (await hub.call('POST', '/api/auth/generate-token', { audience: 'tasks' })).json()) as { token: string }).token
+    const before = await tokenFor()
+
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/src/cli/hub.js'), 'keys:rotate'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir }
+    })
+    const after = await tokenFor()
+    expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid)
+
+    const tasks = new Browserless(server.url)
+    for (const token of [before, after]) {
+      expect((await tasks.call('GET', '/tasks', undefined, { authorization: `Bearer ${token}` })).status).toBe(200)
+    }
   })
 
   it("runs the README's curl walk-through as written", async () => {
