@@ -18,7 +18,8 @@ describe.each(databasesUnderTest())('migrations on $name', (database) => {
     expect(await appliedNames()).toEqual(before)
   })
 
-  it.runIf(database.name === 'postgres')('are safe when several instances start at once', async () => {
+  // Only PostgreSQL has several instances on one database; defined for it alone, so SQLite reports no skipped test.
+  if (database.name === 'postgres') it('are safe when several instances start at once', async () => {
     const { databaseUrl, schema } = handle.current
     const freshSchema = `${schema}_race`
     await sql.raw(`create schema ${freshSchema}`).execute(handle.current.db)
