@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createGrantsRepository } from '../../../src/shared/access-grants/repository.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { type SignedIn, logIn, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
+import { createLogger } from '../../../src/shared/logging.js'
+import { type SignedIn, buildTestHubApp, logIn, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
 
 const DATASETS = ['account', 'sessions', 'privacySettings', 'consents', 'accessGrants', 'auditTrail']
 const CSV_HEADER = ['dataset', 'recordId', 'field', 'value', 'recordedAt']
@@ -210,23 +211,30 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     expect(new Set(csvConsentIds).size).toBe(consents.length)
   })
 
-  it('ends a CSV download that fails part way instead of leaving it hanging', async () => {
-    const user = await signUpAndLogIn(hub.app)
-    await consent(user, { purpose: 'terms', granted: true })
-    // A row the audit trail cannot read: the failure comes after the earlier datasets were sent.
-    await hub.handle.db
-      .insertInto('auditEvents')
-      .values({ id: randomUUID(), userId: user.userId, type: 'broken', detail: 'not json', ip: null, userAgent: null, createdAt: '2029-01-01T00:00:00.000Z' })
-      .execute()
-    const outcome = await Promise.race([
-      exportAs(user, { format: 'csv' }).then(
-        (response) => ({ ended: true, body: response.body }),
-        () => ({ ended: true, body: '' })
-      ),
-      new Promise<{ ended: false }>((resolve) => setTimeout(() => resolve({ ended: false }), 3000))
-    ])
-    expect(outcome.ended).toBe(true)
-    // The hub still answers.
-    expect((await logIn(hub.app, user.email)).userId).toBe(user.userId)
+  it('ends and logs a CSV download that fails part way instead of leaving it hanging', async () => {
+    const log: string[] = []
+    const app = await buildTestHubApp(hub.handle, { logger: createLogger('info', { write: (line: string) => log.push(line) }) })
+    try {
+      const user = await signUpAndLogIn(app)
+      await app.inject({ method: 'POST', url: '/api/privacy/consent', headers: user.headers, payload: { purpose: 'terms', granted: true } })
+      // A row the audit trail cannot read: the failure comes after the earlier datasets were sent.
+      await hub.handle.db
+        .insertInto('auditEvents')
+        .values({ id: randomUUID(), userId: user.userId, type: 'broken', detail: 'not json', ip: null, userAgent: null, createdAt: '2029-01-01T00:00:00.000Z' })
+        .execute()
+      const outcome = await Promise.race([
+        app.inject({ method: 'POST', url: '/api/export', headers: user.headers, payload: { format: 'csv' } }).then(
+          () => 'ended',
+          () => 'ended'
+        ),
+        new Promise<string>((resolve) => setTimeout(() => resolve('hanging'), 3000))
+      ])
+      expect(outcome).toBe('ended')
+      expect(log.some((line) => line.includes('is not valid JSON'))).toBe(true)
+      // The hub still answers.
+      expect((await logIn(app, user.email)).userId).toBe(user.userId)
+    } finally {
+      await app.close()
+    }
   })
 })
