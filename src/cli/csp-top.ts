@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
+import type { Config } from '../shared/config.js'
 import { openDatabase } from '../shared/database/connect.js'
 import { migrateToLatest } from '../shared/database/migrate.js'
-import { readConfigOrExit } from '../shared/runtime.js'
 import { type ViolationSummary, mostFrequentViolations } from '../hub/csp/top.js'
 
 const DEFAULT_LIMIT = 20
@@ -9,54 +8,32 @@ const MAX_LIMIT = 1000
 /** Table cells are cut to this width so a long URI does not push the table off the screen. */
 const CELL_WIDTH = 60
 
-const USAGE = `List the most frequent CSP violations reported to the hub (the same database as the
-services: DATABASE_URL or DATA_DIR).
+export const CSP_TOP_USAGE = `csp:top lists the most frequent CSP violations reported to the hub, most reported first.
+--limit says how many, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); cells longer than ${CELL_WIDTH} characters
+are cut and end with "…".`
 
-Usage:
-  npm run csp:top -- [--limit N]
-
---limit  how many violations to list, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})
-
-Most reported first. Cells longer than ${CELL_WIDTH} characters are cut and end with "…".`
-
-const values = parseCommandLine()
-if (values.help) {
-  console.log(USAGE)
-  process.exit(0)
-}
-const limit = parseLimit(values.limit)
-
-const config = readConfigOrExit()
-const { db } = openDatabase(config.shared)
-try {
-  await migrateToLatest(db)
-  const violations = await mostFrequentViolations(db, limit)
-  if (violations.length === 0) console.error('No CSP reports.')
-  else console.log(formatTable(violations))
-} finally {
-  await db.destroy()
+export interface CspTopIo {
+  out: (line: string) => void
+  err: (line: string) => void
 }
 
-function parseCommandLine() {
-  try {
-    return parseArgs({ options: { limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values
-  } catch (error) {
-    return exitWithUsage((error as Error).message)
-  }
-}
-
-function parseLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_LIMIT
-  const limit = Number(value)
+/** `npm run hub -- csp:top [--limit N]`; resolves to the exit code (2 for a bad --limit). */
+export async function cspTop(config: Config, limitArgument: string | undefined, io: CspTopIo): Promise<number> {
+  const limit = limitArgument === undefined ? DEFAULT_LIMIT : Number(limitArgument)
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    return exitWithUsage(`--limit must be an integer from 1 to ${MAX_LIMIT}.`)
+    io.err(`--limit must be an integer from 1 to ${MAX_LIMIT}.`)
+    return 2
   }
-  return limit
-}
-
-function exitWithUsage(message: string): never {
-  console.error(`${message}\n\n${USAGE}`)
-  process.exit(2)
+  const { db } = openDatabase(config.shared)
+  try {
+    await migrateToLatest(db)
+    const violations = await mostFrequentViolations(db, limit)
+    if (violations.length === 0) io.err('No CSP reports.')
+    else io.out(formatTable(violations))
+    return 0
+  } finally {
+    await db.destroy()
+  }
 }
 
 function formatTable(violations: readonly ViolationSummary[]): string {

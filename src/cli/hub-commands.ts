@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { createUsersRepository } from '../hub/users/repository.js'
 import { createAccounts } from '../hub/users/accounts.js'
 import { rotateSigningKeys } from '../hub/tokens/keyring.js'
@@ -12,6 +13,7 @@ export const USAGE = `Administer the identity hub (same configuration as the hub
 Usage:
   npm run hub -- users:create --email EMAIL     reads the password from stdin
   npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
+  npm run hub -- csp:top [--limit N]            lists the most frequent CSP violations
   npm run hub -- --help
 
 users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
@@ -20,7 +22,9 @@ history:  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@exam
 
 keys:rotate makes the new key sign from now on; the old one stays published at
 /.well-known/jwks.json until every token it signed has expired. A running hub picks it up
-without a restart.`
+without a restart.
+
+${CSP_TOP_USAGE}`
 
 export interface CliIo {
   env: Env
@@ -33,7 +37,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -50,6 +54,8 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
         return await createUser(config, parsed.values.email, io)
       case 'keys:rotate':
         return await rotateKeys(config, io)
+      case 'csp:top':
+        return await cspTop(config, parsed.values.limit, io)
       default:
         io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
         return 2

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runHubCli } from '../../src/cli/hub-commands.js'
 import { createCspReportRepository } from '../../src/hub/csp/repository.js'
 import { groupByFingerprint } from '../../src/hub/csp/violation.js'
 import { openDatabase } from '../../src/shared/database/connect.js'
@@ -19,8 +19,8 @@ const violation = (directive: string) => ({
   userAgent: 'Firefox/140'
 })
 
-/** `npm run csp:top -- ...`, run from the build on an embedded database. */
-describe('csp:top CLI', () => {
+/** `npm run hub -- csp:top ...` on an embedded database. */
+describe('hub CLI csp:top', () => {
   beforeAll(async () => {
     const { db } = openDatabase({ databaseUrl: undefined, dataDir })
     await migrateToLatest(db)
@@ -30,22 +30,26 @@ describe('csp:top CLI', () => {
   })
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
-  const cli = (...args: string[]) => {
-    const result = spawnSync(process.execPath, ['dist/src/cli/csp-top.js', ...args], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      encoding: 'utf8'
+  const cli = async (...args: string[]) => {
+    const out: string[] = []
+    const err: string[] = []
+    const code = await runHubCli(['csp:top', ...args], {
+      env: { DATA_DIR: dataDir },
+      readStdin: async () => '',
+      out: (line) => out.push(line),
+      err: (line) => err.push(line)
     })
-    return { code: result.status, out: result.stdout, err: result.stderr }
+    return { code, out: out.join('\n'), err: err.join('\n') }
   }
 
-  it('prints its usage with --help', () => {
-    const { code, out } = cli('--help')
+  it('is listed in the hub CLI usage', async () => {
+    const { code, out } = await cli('--help')
     expect(code).toBe(0)
-    expect(out).toMatch(/npm run csp:top -- \[--limit N\]/)
+    expect(out).toMatch(/npm run hub -- csp:top \[--limit N\]/)
   })
 
-  it('prints a table of the most frequent violations, most first', () => {
-    const { code, out } = cli()
+  it('prints a table of the most frequent violations, most first', async () => {
+    const { code, out } = await cli()
     expect(code).toBe(0)
     const lines = out.trim().split('\n')
     expect(lines[0]).toMatch(/^count\s+last seen\s+directive\s+document\s+blocked\s+source$/)
@@ -56,17 +60,27 @@ describe('csp:top CLI', () => {
     ])
   })
 
-  it('lists no more than --limit', () => {
-    const { out } = cli('--limit', '1')
+  it('lists no more than --limit', async () => {
+    const { out } = await cli('--limit', '1')
     expect(out.trim().split('\n')).toHaveLength(2)
+  })
+
+  it('says so when there is no report', async () => {
+    const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-'))
+    const err: string[] = []
+    const code = await runHubCli(['csp:top'], { env: { DATA_DIR: emptyDir }, readStdin: async () => '', out: () => {}, err: (line) => err.push(line) })
+    fs.rmSync(emptyDir, { recursive: true, force: true })
+    expect(code).toBe(0)
+    expect(err).toEqual(['No CSP reports.'])
   })
 
   it.each([
     [['--limit', '0'], /--limit must be an integer from 1 to 1000/],
+    [['--limit', '1001'], /--limit must be an integer from 1 to 1000/],
     [['--limit', 'many'], /--limit must be an integer/],
     [['--colour'], /Unknown option/]
-  ])('refuses %j with exit code 2 and says why', (args, message) => {
-    const { code, err } = cli(...args)
+  ])('refuses %j with exit code 2 and says why', async (args, message) => {
+    const { code, err } = await cli(...args)
     expect(code).toBe(2)
     expect(err).toMatch(message)
   })

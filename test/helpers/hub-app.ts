@@ -5,7 +5,7 @@ import type { CounterStore } from '../../src/hub/rate-limit/counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/hub/rate-limit/sign-in-throttle.js'
 import type { HubConfig } from '../../src/shared/config.js'
 import type { App } from '../../src/shared/http/server.js'
-import { createLogger } from '../../src/shared/logging.js'
+import { type Logger, createLogger } from '../../src/shared/logging.js'
 import type { DatabaseUnderTest, TestDatabase } from './databases.js'
 
 export const HUB_ORIGIN = 'http://localhost:3001'
@@ -43,6 +43,8 @@ export interface TestHubOptions {
   now?: () => Date
   counterStore?: CounterStore
   rateLimits?: Partial<RateLimits>
+  /** Silent unless a test reads the log. */
+  logger?: Logger
 }
 
 export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = {}): Promise<App> {
@@ -50,7 +52,7 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
     config: { ...TEST_HUB_CONFIG, ...options.config },
     dataDir: handle.dataDir,
     db: handle.db,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     ...(options.now ? { now: options.now } : {}),
     ...(options.counterStore ? { counterStore: options.counterStore } : {})

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import { Readable, pipeline } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import type { ExportDataset, ExportRecord } from './datasets.js'
 
@@ -47,8 +47,13 @@ export function csvExport(datasets: ExportDataset[], header: ExportHeader): Read
       }
     }
   }
-  return Readable.from(rows()).pipe(
-    stringify({ header: true, columns: [...CSV_COLUMNS], escape_formulas: true, record_delimiter: 'windows' })
+  // pipeline, not pipe: a failed read (the database, a bad row) must reach the stream the reply
+  // sends, which Fastify then logs and ends; pipe would leave it open and the error unhandled.
+  return pipeline(
+    Readable.from(rows()),
+    stringify({ header: true, columns: [...CSV_COLUMNS], escape_formulas: true, record_delimiter: 'windows' }),
+    // The error surfaces on the returned stream; there is nothing more to do with it here.
+    () => {}
   )
 }
 

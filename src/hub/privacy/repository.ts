@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { type Kysely, PostgresAdapter, sql } from 'kysely'
 import type { ConsentsTable, Database } from '../../shared/database/schema.js'
 import type { PrivacySettings } from './settings.js'
 
@@ -19,9 +19,22 @@ export interface ConsentDecision {
 
 export type PrivacyRepository = ReturnType<typeof createPrivacyRepository>
 
+/** The first key of the PostgreSQL advisory locks this module takes, so they meet no other lock. */
+const PRIVACY_LOCK_SPACE = 4
+
 /** Settings documents and the append-only consent log; `db` may be a transaction. */
 export function createPrivacyRepository(db: Kysely<Database>) {
   return {
+    /**
+     * Serialises one user's privacy writes until the transaction `db` ends, so a read-merge-save
+     * never loses a concurrent one. PostgreSQL takes an advisory lock on the user, which, unlike
+     * SELECT ... FOR UPDATE, needs no row to exist yet; SQLite runs one write transaction at a time.
+     */
+    async lockUser(userId: string): Promise<void> {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return
+      await sql`select pg_advisory_xact_lock(${PRIVACY_LOCK_SPACE}, hashtext(${userId}))`.execute(db)
+    },
+
     async findSettings(userId: string): Promise<PrivacySettings | undefined> {
       const row = await db.selectFrom('privacySettings').select('document').where('userId', '=', userId).executeTakeFirst()
       return row && (JSON.parse(row.document) as PrivacySettings)
@@ -40,16 +53,25 @@ export function createPrivacyRepository(db: Kysely<Database>) {
         .execute()
     },
 
-    async appendConsents(userId: string, decisions: ConsentDecision[], recordedAt: string): Promise<ConsentRecord[]> {
+    /**
+     * Appends in the order given. Each record's time is strictly later than the user's previous
+     * one, even within one millisecond, so newest-first is insertion order and never a tie that a
+     * random id would break (callers hold `lockUser`, so no other append interleaves).
+     */
+    async appendConsents(userId: string, decisions: ConsentDecision[], now: Date): Promise<ConsentRecord[]> {
       if (decisions.length === 0) return []
-      const rows = decisions.map((decision) => ({
-        id: randomUUID(),
-        userId,
-        purpose: decision.purpose,
-        granted: decision.granted ? 1 : 0,
-        version: decision.version,
-        recordedAt
-      }))
+      const latest = await db
+        .selectFrom('consents')
+        .select('recordedAt')
+        .where('userId', '=', userId)
+        .orderBy('recordedAt', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      let previous = latest?.recordedAt
+      const rows = decisions.map(({ purpose, granted, version }) => {
+        previous = strictlyAfter(previous, now)
+        return { id: randomUUID(), userId, purpose, granted: granted ? 1 : 0, version, recordedAt: previous }
+      })
       await db.insertInto('consents').values(rows).execute()
       return rows.map(toConsentRecord)
     },
@@ -68,6 +90,11 @@ export function createPrivacyRepository(db: Kysely<Database>) {
       return (await this.consents(userId).execute()).map(toConsentRecord)
     }
   }
+}
+
+function strictlyAfter(previous: string | undefined, now: Date): string {
+  const earliest = previous === undefined ? 0 : Date.parse(previous) + 1
+  return new Date(Math.max(now.getTime(), earliest)).toISOString()
 }
 
 export function toConsentRecord(row: ConsentsTable): ConsentRecord {

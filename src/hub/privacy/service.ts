@@ -16,7 +16,7 @@ export type PrivacyService = ReturnType<typeof createPrivacyService>
 /**
  * Privacy settings and consent as one truth: a consent to a purpose that a setting controls
  * changes that setting, and a settings change that flips such a flag is logged as consent.
- * Each operation is one transaction, audited.
+ * Each write is one transaction, serialised per user and audited.
  */
 export function createPrivacyService(db: Kysely<Database>, applications: readonly string[]) {
   async function settingsIn(trx: Kysely<Database>, userId: string): Promise<PrivacySettings> {
@@ -38,12 +38,14 @@ export function createPrivacyService(db: Kysely<Database>, applications: readonl
 
     async updateSettings(userId: string, patch: PrivacySettingsPatch, origin: RequestOrigin): Promise<PrivacySettings> {
       return db.transaction().execute(async (trx) => {
-        const now = new Date().toISOString()
+        const repository = createPrivacyRepository(trx)
+        await repository.lockUser(userId)
+        const now = new Date()
         const before = await settingsIn(trx, userId)
         const after = mergeSettings(before, patch, applications)
-        const saved = await save(trx, userId, before, after, now)
+        const saved = await save(trx, userId, before, after, now.toISOString())
         const implied = consentsImpliedBy(before, after).map((decision) => ({ ...decision, version: null }))
-        await createPrivacyRepository(trx).appendConsents(userId, implied, now)
+        await repository.appendConsents(userId, implied, now)
         await createAuditTrail(trx).record({
           userId,
           type: 'privacy.updated',
@@ -57,14 +59,15 @@ export function createPrivacyService(db: Kysely<Database>, applications: readonl
     async recordConsent(userId: string, decision: ConsentDecision, origin: RequestOrigin): Promise<ConsentRecord> {
       const linked = settingOf(decision.purpose, applications)
       return db.transaction().execute(async (trx) => {
-        const now = new Date().toISOString()
-        const [record] = await createPrivacyRepository(trx).appendConsents(userId, [decision], now)
+        const repository = createPrivacyRepository(trx)
+        await repository.lockUser(userId)
+        const [record] = (await repository.appendConsents(userId, [decision], new Date())) as [ConsentRecord]
         if (linked) {
           const before = await settingsIn(trx, userId)
-          await save(trx, userId, before, applyConsent(before, linked, decision.granted), now)
+          await save(trx, userId, before, applyConsent(before, linked, decision.granted), record.recordedAt)
         }
         await createAuditTrail(trx).record({ userId, type: 'consent.recorded', detail: { ...decision }, ...origin })
-        return record as ConsentRecord
+        return record
       })
     },
 

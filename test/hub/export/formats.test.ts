@@ -52,4 +52,16 @@ describe('export formats', () => {
     const row = csv.split('\r\n')[1]!
     expect(row).toMatch(/^d,r,value,"?'/)
   })
+
+  it('CSV ends with the error of a dataset that fails part way, instead of staying open', async () => {
+    const failing: ExportDataset = {
+      name: 'broken',
+      description: 'broken',
+      async *records() {
+        yield { id: 'r1', recordedAt: null, fields: { value: 'one' } }
+        throw new Error('database gone')
+      }
+    }
+    await expect(text(csvExport([failing], header))).rejects.toThrow('database gone')
+  })
 })
