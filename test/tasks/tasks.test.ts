@@ -242,6 +242,17 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       expect(second.createdAt).toBe(task.createdAt)
     })
 
+    it('moves updatedAt forward on every one of many concurrent PUTs of one task', async () => {
+      const task = await create()
+      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => put(task.id, { description: `d${i}` })))
+      expect(responses.map((response) => response.statusCode)).toEqual(Array(20).fill(200))
+      const stamps = responses.map((response) => response.json().updatedAt as string)
+      expect(new Set(stamps).size).toBe(20)
+      const sorted = [...stamps].sort()
+      expect(sorted[0]! > task.updatedAt).toBe(true)
+      expect((await get(task.id)).json().updatedAt).toBe(sorted.at(-1))
+    })
+
     it('ignores an empty title and an empty status', async () => {
       const task = await create({ title: 'Keep me' })
       const updated = (await put(task.id, { title: '', status: '' })).json()
