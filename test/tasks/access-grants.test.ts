@@ -1,23 +1,10 @@
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { createAccessResolver } from '../../src/shared/access-grants/access-resolver.js'
 import { type GrantsRepository, createGrantsRepository } from '../../src/shared/access-grants/repository.js'
-import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
-import { createLogger } from '../../src/shared/logging.js'
 import { buildTasksApp } from '../../src/tasks/app.js'
+import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
+import { capturedLog } from '../helpers/captured-log.js'
 import { TEST_TASKS_CONFIG, buildTestTasksApp } from '../helpers/tasks-app.js'
-
-/** Every JSON line the logger writes. */
-function capturedLog() {
-  const lines: Record<string, unknown>[] = []
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>)
-      done()
-    }
-  })
-  return { lines, logger: createLogger('info', stream) }
-}
 
 /** The real repository, counting the calls that may write. */
 function countingGrants(grants: GrantsRepository) {
@@ -75,11 +62,11 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
   })
 
   it('logs an error line "access check failed" when the grants store fails, and goes on', async () => {
-    const { lines, logger } = capturedLog()
-    const app = await buildTasksApp({ config: TEST_TASKS_CONFIG, db: handle.current.db, logger, accessResolver: failingGrants })
+    const log = capturedLog()
+    const app = await buildTasksApp({ config: TEST_TASKS_CONFIG, db: handle.current.db, logger: log.logger, accessResolver: failingGrants })
     const response = await app.inject({ url: '/tasks', headers: { 'x-user-id': 'rule-4-logged' } })
     expect(response.statusCode).toBe(200)
-    const failure = lines.find((line) => line.msg === 'access check failed')
+    const failure = log.lines.find((line) => line.msg === 'access check failed')
     expect(failure).toMatchObject({ level: 50, err: { message: 'grants store unavailable' }, user: 'ru***ed' })
     expect(failure?.requestId).toEqual(response.headers['x-request-id'])
     await app.close()
