@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import { isIP } from 'node:net'
 import path from 'node:path'
 
 /** Raised for a bad environment value; start-up prints it and exits 1. */
@@ -85,7 +87,7 @@ export function readConfig(env: Env = process.env): Config {
   const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
-      host: read.string('HOST', '127.0.0.1'),
+      host: read.host('HOST', '127.0.0.1'),
       dataDir: path.resolve(read.string('DATA_DIR', './data')),
       databaseUrl: read.databaseUrl('DATABASE_URL'),
       logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info')
@@ -101,6 +103,21 @@ export function readConfig(env: Env = process.env): Config {
     hub
   }
 }
+
+/**
+ * Creates DATA_DIR if it is missing, whatever the database: the hub keeps its keys there even when
+ * the tasks live in PostgreSQL. A directory that cannot be made is a configuration error.
+ */
+export function createDataDir(shared: SharedConfig): void {
+  try {
+    fs.mkdirSync(shared.dataDir, { recursive: true })
+  } catch (error) {
+    throw new ConfigError('DATA_DIR', `cannot be created: ${(error as Error).message}`)
+  }
+}
+
+// RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens.
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
 
 /** A URL as an issuer string: `http://localhost:3001`, never `http://localhost:3001/`. */
 export function withoutTrailingSlash(url: URL): string {
@@ -196,6 +213,12 @@ export function reader(env: Env) {
     raw,
     string(name: string, fallback: string): string {
       return raw(name) ?? fallback
+    },
+    /** An address to listen on: an IPv4 or IPv6 address or a host name. */
+    host(name: string, fallback: string): string {
+      const value = raw(name) ?? fallback
+      if (isIP(value) === 0 && !HOSTNAME.test(value)) throw new ConfigError(name, `must be a host name or IP address, got "${value}"`)
+      return value
     },
     port(name: string, fallback: number): number {
       const value = raw(name)

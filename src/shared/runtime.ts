@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace'
 import type { Kysely } from 'kysely'
-import { type Config, ConfigError, readConfig } from './config.js'
+import { type Config, ConfigError, createDataDir, readConfig } from './config.js'
 import { openDatabase } from './database/connect.js'
 import { migrateToLatest } from './database/migrate.js'
 import type { Database } from './database/schema.js'
@@ -50,7 +50,9 @@ export async function runServices(services: Service[]): Promise<void> {
 
 export function readConfigOrExit(): Config {
   try {
-    return readConfig()
+    const config = readConfig()
+    createDataDir(config.shared)
+    return config
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Invalid configuration: ${error.message}`)

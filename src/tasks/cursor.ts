@@ -1,4 +1,5 @@
 import { badRequest } from '../shared/errors.js'
+import { isTaskId } from './rules.js'
 
 /** Position of the last task of a page: the list is ordered by (createdAt, id), newest first. */
 export interface ListPosition {
@@ -18,7 +19,7 @@ export function decodeCursor(cursor: string): ListPosition {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
     if (Array.isArray(value) && value.length === 2) {
       const [createdAt, id] = value as unknown[]
-      if (typeof createdAt === 'string' && ISO_TIMESTAMP.test(createdAt) && typeof id === 'string' && id.length <= 64) {
+      if (typeof createdAt === 'string' && ISO_TIMESTAMP.test(createdAt) && typeof id === 'string' && isTaskId(id)) {
         return { createdAt, id }
       }
     }

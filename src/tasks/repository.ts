@@ -42,16 +42,24 @@ export function createTasksRepository(db: Kysely<Database>) {
       return { tasks: rows.slice(0, options.limit), hasMore: rows.length > options.limit }
     },
 
+    /**
+     * One transaction whose first statement writes the row, so a concurrent PUT of the same task
+     * waits for it (PostgreSQL's row lock, SQLite's single writer) and then reads the updatedAt it
+     * left: every PUT moves updatedAt past the one before, even within one millisecond.
+     */
     async updateOwned(id: string, userId: string, changes: TaskChanges, now: Date): Promise<Task | undefined> {
-      const current = await this.findOwned(id, userId)
-      if (!current) return undefined
-      await db
-        .updateTable('tasks')
-        .set({ ...changes, updatedAt: nextUpdatedAt(current.updatedAt, now) })
-        .where('id', '=', id)
-        .where('assignee', '=', userId)
-        .execute()
-      return this.findOwned(id, userId)
+      return db.transaction().execute(async (trx) => {
+        const owned = trx.updateTable('tasks').where('id', '=', id).where('assignee', '=', userId)
+        const current = await owned
+          .set((eb) => ({ ...changes, updatedAt: eb.ref('updatedAt') }))
+          .returning('updatedAt')
+          .executeTakeFirst()
+        if (!current) return undefined
+        return (await owned
+          .set({ updatedAt: nextUpdatedAt(current.updatedAt, now) })
+          .returningAll()
+          .executeTakeFirstOrThrow()) as Task
+      })
     },
 
     async deleteOwned(id: string, userId: string): Promise<boolean> {

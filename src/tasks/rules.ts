@@ -14,6 +14,16 @@ export interface Task {
 
 export type TaskChanges = Partial<Pick<Task, 'title' | 'description' | 'status'>>
 
+const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * Ids are UUIDs (see newTask), so any other string names no task. Checking the shape first keeps
+ * text PostgreSQL cannot hold, such as U+0000, out of every query.
+ */
+export function isTaskId(value: string): boolean {
+  return TASK_ID.test(value)
+}
+
 /** Spec rule 2: a new task is pending, assigned to its creator, with an empty description by default. */
 export function newTask(input: CreateTaskBody, userId: string, now: Date): Task {
   const timestamp = now.toISOString()

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { PLAIN_TEXT } from '../shared/http/validation.js'
 
 export const TASK_STATUSES = ['pending', 'in-progress', 'completed'] as const
 export type TaskStatus = (typeof TASK_STATUSES)[number]
@@ -26,12 +27,14 @@ export const Task = Type.Object(
   { $id: 'Task' }
 )
 
-export const TaskParams = Type.Object({ taskId: Type.String({ description: 'The task id' }) })
+export const TaskParams = Type.Object({
+  taskId: Type.String({ description: 'The task id; anything but a UUID names no task (404)' })
+})
 
 export const CreateTaskBody = Type.Object(
   {
-    title: Type.String({ format: 'non-blank', maxLength: TITLE_MAX_LENGTH }),
-    description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH }))
+    title: Type.String({ format: 'non-blank', maxLength: TITLE_MAX_LENGTH, [PLAIN_TEXT]: true }),
+    description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH, [PLAIN_TEXT]: true }))
   },
   { description: 'Other fields (id, status, assignee, timestamps) are ignored' }
 )
@@ -39,9 +42,13 @@ export type CreateTaskBody = Static<typeof CreateTaskBody>
 
 export const UpdateTaskBody = Type.Object(
   {
-    title: Type.Optional(Type.String({ maxLength: TITLE_MAX_LENGTH, description: 'Applied when non-empty' })),
+    title: Type.Optional(Type.String({ maxLength: TITLE_MAX_LENGTH, [PLAIN_TEXT]: true, description: 'Applied when non-empty' })),
     description: Type.Optional(
-      Type.String({ maxLength: DESCRIPTION_MAX_LENGTH, description: 'Applied whenever present, empty string included' })
+      Type.String({
+        maxLength: DESCRIPTION_MAX_LENGTH,
+        [PLAIN_TEXT]: true,
+        description: 'Applied whenever present, empty string included'
+      })
     ),
     // The empty string is accepted and ignored: the spec applies status only when it is truthy.
     status: Type.Optional(StringEnum([...TASK_STATUSES, ''], { description: 'Applied when non-empty' }))

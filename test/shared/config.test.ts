@@ -53,6 +53,10 @@ describe('configuration', () => {
     expect(readConfig({ PORT: '4000', HUB_APPS: 'tasks=https://tasks.example' }).hub.apps).toEqual({ tasks: 'https://tasks.example' })
   })
 
+  it.each(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'tasks.internal', 'host-1.example.org'])('accepts HOST=%s', (host) => {
+    expect(readConfig({ HOST: host }).shared.host).toBe(host)
+  })
+
   it('treats an empty value as unset', () => {
     expect(readConfig({ PORT: '', DATABASE_URL: ' ' }).tasks.port).toBe(3000)
   })
@@ -67,7 +71,11 @@ describe('configuration', () => {
     ['TASKS_APP_ID', 'has spaces'],
     ['TASKS_AUTH', 'password'],
     ['HUB_JWKS_URL', 'ftp://keys'],
-    ['HUB_ISSUER', 'not a url']
+    ['HUB_ISSUER', 'not a url'],
+    ['HOST', 'not a host'],
+    ['HOST', 'http://localhost'],
+    ['HOST', '256.1.1.1.'],
+    ['HOST', '-leading-hyphen']
   ])('rejects %s=%s with an error naming the variable', (variable, value) => {
     const read = () => readConfig({ [variable]: value })
     expect(read).toThrow(ConfigError)

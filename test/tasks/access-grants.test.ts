@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { createAccessResolver } from '../../src/shared/access-grants/access-resolver.js'
 import { type GrantsRepository, createGrantsRepository } from '../../src/shared/access-grants/repository.js'
+import { buildTasksApp } from '../../src/tasks/app.js'
 import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
-import { buildTestTasksApp } from '../helpers/tasks-app.js'
+import { capturedLog } from '../helpers/captured-log.js'
+import { TEST_TASKS_CONFIG, buildTestTasksApp } from '../helpers/tasks-app.js'
 
 /** The real repository, counting the calls that may write. */
 function countingGrants(grants: GrantsRepository) {
@@ -59,6 +61,17 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
     await app.close()
   })
 
+  it('logs an error line "access check failed" when the grants store fails, and goes on', async () => {
+    const log = capturedLog()
+    const app = await buildTasksApp({ config: TEST_TASKS_CONFIG, db: handle.current.db, logger: log.logger, accessResolver: failingGrants })
+    const response = await app.inject({ url: '/tasks', headers: { 'x-user-id': 'rule-4-logged' } })
+    expect(response.statusCode).toBe(200)
+    const failure = log.lines.find((line) => line.msg === 'access check failed')
+    expect(failure).toMatchObject({ level: 50, err: { message: 'grants store unavailable' }, user: 'ru***ed' })
+    expect(failure?.requestId).toEqual(response.headers['x-request-id'])
+    await app.close()
+  })
+
   it('still requires the header when the grants store fails', async () => {
     const app = await buildTestTasksApp(handle.current.db, { accessResolver: failingGrants })
     expect((await app.inject({ url: '/tasks' })).statusCode).toBe(401)
@@ -95,6 +108,25 @@ describe.each(databasesUnderTest())('access grants on $name', (database) => {
       const response = await app.inject({ method, url, headers: { 'x-user-id': user }, payload })
       expect(response.statusCode).toBe(403)
       expect(response.json()).toEqual({ error: 'Permission denied' })
+      await app.close()
+    })
+
+    it.each([
+      ['an invalid body', 'application/json', JSON.stringify({ title: 42, status: 'done' })],
+      ['malformed JSON', 'application/json', '{not json'],
+      ['a body that is not JSON', 'text/plain', 'hello']
+    ])('answers 403 before looking at the body: a user lacking write who sends %s', async (_case, contentType, payload) => {
+      await restrict('no-writer', ['read', 'delete'])
+      const app = await buildTestTasksApp(handle.current.db, { config: { permissionsEnabled: true } })
+      const headers = { 'x-user-id': 'no-writer', 'content-type': contentType }
+      for (const [method, url] of [
+        ['POST', '/tasks'],
+        ['PUT', '/tasks/not-a-task-id']
+      ] as const) {
+        const response = await app.inject({ method, url, headers, payload })
+        expect(response.statusCode).toBe(403)
+        expect(response.json()).toEqual({ error: 'Permission denied' })
+      }
       await app.close()
     })
 

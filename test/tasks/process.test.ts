@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ServerProcess, runBuilt, startBuilt } from '../helpers/server-process.js'
 
 const ENTRY = 'dist/src/tasks/main.js'
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The real server process, from the build `npm start` runs, on its embedded SQLite database. */
 describe('task manager process', () => {
@@ -44,17 +48,60 @@ describe('task manager process', () => {
     expect(new Set(listed.tasks.map((task) => task.id))).toEqual(new Set(created))
   })
 
-  it('on SIGTERM finishes in-flight requests, closes the database and exits 0', async () => {
-    const server = await start({ DATA_DIR: newDataDir() })
-    const inFlight = fetch(`${server.url}/tasks`, {
+  it('on SIGTERM finishes a request still in flight, closes the database and exits 0', async () => {
+    const dataDir = newDataDir()
+    const server = await start({ DATA_DIR: dataDir })
+    const body = JSON.stringify({ title: 'last one' })
+    // The body goes in two parts with the SIGTERM between them, so the request is surely in flight.
+    const request = http.request(`${server.url}/tasks`, {
       method: 'POST',
-      headers: { 'x-user-id': 'leaving', 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'last one' })
+      headers: { 'x-user-id': 'leaving', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
     })
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      request.on('response', (response) => {
+        let text = ''
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+      })
+      request.on('error', reject)
+    })
+    request.write(body.slice(0, 5))
+    await pause(300)
     server.child.kill('SIGTERM')
-    expect((await inFlight).status).toBe(201)
+    await pause(300)
+    expect(server.child.exitCode).toBeNull()
+    request.end(body.slice(5))
+
+    const response = await answered
+    expect(response.status).toBe(201)
+    expect(JSON.parse(response.body)).toMatchObject({ title: 'last one' })
     expect(await server.exited).toBe(0)
+    // Closing the last connection checkpoints SQLite's write-ahead log into the file and removes it.
+    expect(fs.existsSync(path.join(dataDir, 'hearth.db-wal'))).toBe(false)
+    const again = await start({ DATA_DIR: dataDir })
+    const listed = await (await fetch(`${again.url}/tasks`, { headers: { 'x-user-id': 'leaving' } })).json()
+    expect(listed.tasks).toEqual([expect.objectContaining({ title: 'last one' })])
+  })
+
+  const postgresUrl = process.env.TEST_DATABASE_URL
+  it.skipIf(!postgresUrl)('creates a DATA_DIR that does not exist yet, on PostgreSQL too', async () => {
+    const schema = `hearth_process_${randomBytes(4).toString('hex')}`
+    const admin = new pg.Client({ connectionString: postgresUrl })
+    await admin.connect()
+    try {
+      await admin.query(`create schema ${schema}`)
+      const dataDir = path.join(newDataDir(), 'not', 'yet')
+      const url = new URL(postgresUrl!)
+      url.searchParams.set('options', `-c search_path=${schema}`)
+      const server = await start({ DATA_DIR: dataDir, DATABASE_URL: url.toString() })
+      expect(fs.statSync(dataDir).isDirectory()).toBe(true)
+      expect(fs.existsSync(path.join(dataDir, 'hearth.db'))).toBe(false)
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+    } finally {
+      await admin.query(`drop schema if exists ${schema} cascade`)
+      await admin.end()
+    }
   })
 
   it('never writes the x-user-id value to its log', async () => {
@@ -74,7 +121,8 @@ describe('task manager process', () => {
     ['LOG_LEVEL', 'loud'],
     ['PERMISSIONS_ENABLED', 'maybe'],
     ['DATABASE_URL', 'mysql://localhost/db'],
-    ['TASKS_APP_ID', 'Tasks App']
+    ['TASKS_APP_ID', 'Tasks App'],
+    ['HOST', 'not a host']
   ])('refuses to start when %s is %s, naming the variable, with exit code 1', async (variable, value) => {
     const server = runBuilt(ENTRY, { DATA_DIR: newDataDir(), [variable]: value })
     expect(await server.exited).toBe(1)

@@ -130,7 +130,11 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     it.each([
       ['missing', {}],
       ['empty', { title: '' }],
-      ['blank', { title: ' \t\n ' }]
+      ['blank', { title: ' \t\n ' }],
+      ['a number', { title: 42 }],
+      ['null', { title: null }],
+      ['an array', { title: [] }],
+      ['an object', { title: { text: 'x' } }]
     ])('answers 400 "Title is required" when the title is %s', async (_case, body) => {
       const response = await suite.app.inject({ method: 'POST', url: '/tasks', headers: as(user), payload: body })
       expect(response.statusCode).toBe(400)
@@ -138,7 +142,6 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
     })
 
     it.each([
-      ['a title that is not a string', { title: 42 }, 'Title must be a string'],
       ['a title over 500 characters', { title: 't'.repeat(501) }, 'Title must be at most 500 characters'],
       ['a description that is not a string', { title: 'x', description: ['a'] }, 'Description must be a string'],
       ['a description over 10000 characters', { title: 'x', description: 'd'.repeat(10_001) }, 'Description must be at most 10000 characters']
@@ -237,6 +240,17 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
       expect(first.updatedAt).not.toBe(task.updatedAt)
       expect(second.updatedAt > first.updatedAt).toBe(true)
       expect(second.createdAt).toBe(task.createdAt)
+    })
+
+    it('moves updatedAt forward on every one of many concurrent PUTs of one task', async () => {
+      const task = await create()
+      const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => put(task.id, { description: `d${i}` })))
+      expect(responses.map((response) => response.statusCode)).toEqual(Array(20).fill(200))
+      const stamps = responses.map((response) => response.json().updatedAt as string)
+      expect(new Set(stamps).size).toBe(20)
+      const sorted = [...stamps].sort()
+      expect(sorted[0]! > task.updatedAt).toBe(true)
+      expect((await get(task.id)).json().updatedAt).toBe(sorted.at(-1))
     })
 
     it('ignores an empty title and an empty status', async () => {
@@ -422,16 +436,18 @@ describe.each(databasesUnderTest())('task manager on $name', (database) => {
 
   describe('when the tasks table fails', () => {
     const broken = useTasksApp(database)
+    // A well-formed id, so the request reaches the table (any other id answers 404 without a read).
+    const someId = '00000000-0000-4000-8000-000000000000'
     beforeAll(async () => {
       await sql`drop table tasks`.execute(broken.db)
     })
 
     it.each([
       ['GET', '/tasks', 'Failed to list tasks'],
-      ['GET', '/tasks/some-id', 'Failed to get task'],
+      ['GET', `/tasks/${someId}`, 'Failed to get task'],
       ['POST', '/tasks', 'Failed to create task'],
-      ['PUT', '/tasks/some-id', 'Failed to update task'],
-      ['DELETE', '/tasks/some-id', 'Failed to delete task']
+      ['PUT', `/tasks/${someId}`, 'Failed to update task'],
+      ['DELETE', `/tasks/${someId}`, 'Failed to delete task']
     ] as const)('%s %s answers 500 with the spec message and no details', async (method, url, error) => {
       const response = await broken.app.inject({ method, url, headers: as('u'), payload: method === 'POST' || method === 'PUT' ? { title: 'x' } : undefined })
       expect(response.statusCode).toBe(500)

@@ -10,11 +10,30 @@ import type { FastifySchemaValidationError, SchemaErrorDataVar } from 'fastify/t
 function createAjv(coerceTypes: boolean): Ajv {
   // An unknown field in a body is an error to report, never something to drop silently.
   const removeAdditional = coerceTypes
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional, allErrors: false, strict: false })
+  // verbose: the message for a field depends on its schema (see describe), not only on the keyword.
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional, allErrors: false, strict: false, verbose: true })
   addFormats.default(ajv)
   // A string with at least one non-space character.
   ajv.addFormat('non-blank', /\S/)
+  ajv.addKeyword({ keyword: PLAIN_TEXT, type: 'string', schemaType: 'boolean', validate: (enabled: boolean, value: string) => !enabled || isPlainText(value) })
   return ajv
+}
+
+/** Schema keyword (an OpenAPI `x-` extension) for user text stored as is: see isPlainText. */
+export const PLAIN_TEXT = 'x-plain-text'
+
+// C0 controls other than tab, line feed and carriage return; DEL; a surrogate without its pair.
+const NOT_PLAIN_TEXT =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * PostgreSQL's text cannot hold U+0000 at all, and an unpaired surrogate would be stored as
+ * U+FFFD: either would turn a valid request into a 500 or silently altered data. Other control
+ * characters are invisible, so they are refused as well. Tabs and line breaks are text.
+ */
+function isPlainText(value: string): boolean {
+  return !NOT_PLAIN_TEXT.test(value)
 }
 
 const bodyAjv = createAjv(false)
@@ -35,11 +54,17 @@ export function formatSchemaErrors(errors: FastifySchemaValidationError[], dataV
 function describe(error: ErrorObject, dataVar: string): string {
   const field = fieldName(error, dataVar)
   const params = error.params as Record<string, unknown>
+  // A field that must be non-blank text is missing, whatever else was sent in its place.
+  if ((error.parentSchema as { format?: unknown } | undefined)?.format === 'non-blank' && isMissingText(error.keyword)) {
+    return `${field} is required`
+  }
   switch (error.keyword) {
+    case PLAIN_TEXT:
+      return `${field} must not contain control characters or unpaired surrogates`
     case 'required':
       return `${field} is required`
     case 'format':
-      return params.format === 'non-blank' ? `${field} is required` : `${field} must be a valid ${String(params.format)}`
+      return `${field} must be a valid ${String(params.format)}`
     case 'type':
       return `${field} must be ${article(String(params.type))}`
     case 'maxLength':
@@ -59,6 +84,10 @@ function describe(error: ErrorObject, dataVar: string): string {
     default:
       return `${field} ${error.message ?? 'is invalid'}`
   }
+}
+
+function isMissingText(keyword: string): boolean {
+  return keyword === 'type' || keyword === 'format'
 }
 
 function fieldName(error: ErrorObject, dataVar: string): string {

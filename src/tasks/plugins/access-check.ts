@@ -45,14 +45,11 @@ export const accessCheck = fp<AccessCheckOptions>(
         request.log.error({ err: error, user: maskIdentifier(userId) }, 'access check failed')
         if (permissionsEnabled) throw serviceUnavailable('Access grants are unavailable')
       }
+      // Before the body is read or validated: a user who may not write learns only that, never
+      // what was wrong with a body they may not send anyway.
+      const needed = request.routeOptions.config.permission
+      if (permissionsEnabled && needed && !request.grant?.permissions.includes(needed)) throw forbidden('Permission denied')
     })
-
-    if (permissionsEnabled) {
-      app.addHook('preHandler', async (request) => {
-        const needed = request.routeOptions.config.permission
-        if (needed && !request.grant?.permissions.includes(needed)) throw forbidden('Permission denied')
-      })
-    }
   },
   { name: 'access-check' }
 )

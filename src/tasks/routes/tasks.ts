@@ -1,8 +1,9 @@
+import type { FastifyRequest } from 'fastify'
 import { notFound } from '../../shared/errors.js'
 import type { App } from '../../shared/http/server.js'
 import { decodeCursor, encodeCursor } from '../cursor.js'
 import type { TasksRepository } from '../repository.js'
-import { newTask, taskChanges } from '../rules.js'
+import { isTaskId, newTask, taskChanges } from '../rules.js'
 import {
   CreateTaskBody,
   ListTasksQuery,
@@ -19,6 +20,11 @@ export interface TaskRoutesOptions {
 
 const TASK_NOT_FOUND = 'Task not found'
 const tags = ['tasks']
+
+/** Any id but a UUID names no task: 404 without a database read. */
+async function requireTaskId(request: FastifyRequest<{ Params: { taskId: string } }>) {
+  if (!isTaskId(request.params.taskId)) throw notFound(TASK_NOT_FOUND)
+}
 
 export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
   app.get(
@@ -45,6 +51,7 @@ export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
     '/tasks/:taskId',
     {
       config: { permission: 'read', failureMessage: 'Failed to get task' },
+      preValidation: requireTaskId,
       schema: {
         summary: 'Get one task',
         tags,
@@ -80,6 +87,7 @@ export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
     '/tasks/:taskId',
     {
       config: { permission: 'write', failureMessage: 'Failed to update task' },
+      preValidation: requireTaskId,
       schema: {
         summary: 'Update a task',
         tags,
@@ -100,6 +108,7 @@ export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
     '/tasks/:taskId',
     {
       config: { permission: 'delete', failureMessage: 'Failed to delete task' },
+      preValidation: requireTaskId,
       schema: {
         summary: 'Delete a task',
         tags,
