@@ -44,7 +44,7 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
   await app.register(healthRoutes)
   await app.register(async function protectedRoutes(scope) {
     await scope.register(accessCheck, {
-      identify: callerIdentification(config.auth, config.auth === 'header' ? undefined : ssoTokenVerifier(dependencies)),
+      identify: callerIdentification(config.auth, ssoTokenVerifier(dependencies)),
       resolver: accessResolver ?? createAccessResolver(createGrantsRepository(db)),
       applicationId: config.appId,
       permissionsEnabled: config.permissionsEnabled

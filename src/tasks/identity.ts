@@ -9,22 +9,29 @@ const BEARER = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i
 
 export type IdentifyCaller = (request: FastifyRequest, reply: FastifyReply) => Promise<string>
 
+/** What a request without credentials is told, by TASKS_AUTH. */
+const CREDENTIALS_REQUIRED: Record<TasksAuthMode, string> = {
+  header: `${USER_ID_HEADER} header is required`,
+  token: 'Bearer token is required',
+  either: `Bearer token or ${USER_ID_HEADER} header is required`
+}
+
 /**
  * Who is calling, by TASKS_AUTH: `header` trusts `x-user-id` (the spec, for use behind a gateway
  * that sets it); `token` accepts only the hub's SSO token; `either` takes the token when there is
- * one, else the header. When both arrive they must name the same user.
+ * one, else the header. In every mode, a request carrying both must have them name the same user:
+ * a token is never ignored when it is there to be checked.
  */
-export function callerIdentification(mode: TasksAuthMode, verifyToken: SsoTokenVerifier | undefined): IdentifyCaller {
-  if (mode === 'header') return async (request) => userIdHeader(request) ?? missing(`${USER_ID_HEADER} header is required`)
-  if (!verifyToken) throw new Error(`TASKS_AUTH=${mode} needs an SSO token verifier`)
-
+export function callerIdentification(mode: TasksAuthMode, verifyToken: SsoTokenVerifier): IdentifyCaller {
+  const tokenAccepted = mode !== 'header'
   return async (request, reply) => {
     try {
       const claimed = userIdHeader(request)
-      const token = bearerToken(request)
-      if (token === undefined) {
-        if (mode === 'either' && claimed !== undefined) return claimed
-        return missing(mode === 'token' ? 'Bearer token is required' : `Bearer token or ${USER_ID_HEADER} header is required`)
+      // Behind a gateway (header mode) an Authorization of another scheme may be the gateway's own: not ours to refuse.
+      const token = bearerToken(request, tokenAccepted)
+      if (token === undefined || (!tokenAccepted && claimed === undefined)) {
+        if (mode !== 'token' && claimed !== undefined) return claimed
+        return missing(CREDENTIALS_REQUIRED[mode])
       }
       const { userId } = await verifyToken(token)
       if (claimed !== undefined && claimed !== userId) throw unauthorized(`${USER_ID_HEADER} does not match the SSO token`)
@@ -32,7 +39,7 @@ export function callerIdentification(mode: TasksAuthMode, verifyToken: SsoTokenV
     } catch (error) {
       // RFC 6750: a 401 tells the client which scheme to use and, for a bad token, why.
       const invalid = error instanceof SsoTokenError ? ', error="invalid_token"' : ''
-      if (error instanceof SsoTokenError || (error instanceof HttpError && error.statusCode === 401)) {
+      if (error instanceof SsoTokenError || (tokenAccepted && error instanceof HttpError && error.statusCode === 401)) {
         reply.header('www-authenticate', `Bearer realm="hearth"${invalid}`)
       }
       if (error instanceof SsoTokenError) throw unauthorized(error.message)
@@ -52,10 +59,11 @@ function userIdHeader(request: FastifyRequest): string | undefined {
   return value
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+function bearerToken(request: FastifyRequest, refuseOtherSchemes: boolean): string | undefined {
   const authorization = request.headers.authorization
   if (authorization === undefined || authorization.trim() === '') return undefined
   const match = BEARER.exec(authorization)
-  if (!match?.[1]) throw unauthorized('Authorization must be a Bearer token')
-  return match[1]
+  if (match?.[1]) return match[1]
+  if (refuseOtherSchemes) throw unauthorized('Authorization must be a Bearer token')
+  return undefined
 }

@@ -69,14 +69,28 @@ describe('the task manager trusts the hub SSO tokens', () => {
     expect(listed.json().tasks.map((task: { title: string }) => task.title)).toEqual(['via token'])
   })
 
-  it.each(['token', 'either'] as const)('TASKS_AUTH=%s: a token and an x-user-id that disagree answer 401', async (auth) => {
+  it.each(['header', 'token', 'either'] as const)('TASKS_AUTH=%s: a token and an x-user-id that disagree answer 401', async (auth) => {
     const response = await listAs(auth, { ...(await bearer('ana')), 'x-user-id': 'mallory' })
     expect(response.statusCode).toBe(401)
     expect(response.json()).toEqual({ error: 'x-user-id does not match the SSO token' })
   })
 
-  it.each(['token', 'either'] as const)('TASKS_AUTH=%s: a token and an x-user-id that agree are accepted', async (auth) => {
+  it.each(['header', 'token', 'either'] as const)('TASKS_AUTH=%s: a token and an x-user-id that agree are accepted', async (auth) => {
     expect((await listAs(auth, { ...(await bearer('ana')), 'x-user-id': 'ana' })).statusCode).toBe(200)
+  })
+
+  it('TASKS_AUTH=header: a forged token beside x-user-id is refused, not ignored', async () => {
+    const response = await listAs('header', { authorization: `Bearer ${await signToken(otherKey, { sub: 'ana', aud: 'tasks', iss: ISSUER })}`, 'x-user-id': 'ana' })
+    expect(response.statusCode).toBe(401)
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="hearth", error="invalid_token"')
+  })
+
+  it('TASKS_AUTH=header: a token alone does not stand in for the header, and a gateway\'s own Authorization scheme is left alone', async () => {
+    const tokenAlone = await listAs('header', await bearer('ana'))
+    expect(tokenAlone.statusCode).toBe(401)
+    expect(tokenAlone.json()).toEqual({ error: 'x-user-id header is required' })
+    expect(tokenAlone.headers['www-authenticate']).toBeUndefined()
+    expect((await listAs('header', { authorization: 'Basic YW5hOnNlY3JldA==', 'x-user-id': 'ana' })).statusCode).toBe(200)
   })
 
   describe('refuses with 401 {error} and an invalid_token challenge', () => {
