@@ -83,11 +83,12 @@ export function readConfig(env: Env = process.env): Config {
   // The hub's section first, so a bad HUB_PUBLIC_URL is reported under its own name.
   const tasksPort = read.port('PORT', 3000)
   const tasksAppId = read.identifier('TASKS_APP_ID', 'tasks')
-  const hub = readHubConfig(read, `${tasksAppId}=http://localhost:${tasksPort}`)
+  const host = read.host('HOST', '127.0.0.1')
+  const hub = readHubConfig(read, `${tasksAppId}=${browsableUrl(host, tasksPort)}`)
   const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
-      host: read.host('HOST', '127.0.0.1'),
+      host,
       dataDir: path.resolve(read.string('DATA_DIR', './data')),
       databaseUrl: read.databaseUrl('DATABASE_URL'),
       logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info')
@@ -292,4 +293,10 @@ export function reader(env: Env) {
       return value
     }
   }
+}
+
+/** Where a browser reaches a service listening on host:port: loopback and any-address binds are localhost. */
+function browsableUrl(host: string, port: number): string {
+  if (['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host)) return `http://localhost:${port}`
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }

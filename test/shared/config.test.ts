@@ -51,6 +51,9 @@ describe('configuration', () => {
     expect(readConfig({}).hub.apps).toEqual({ tasks: 'http://localhost:3000' })
     expect(readConfig({ PORT: '4000', TASKS_APP_ID: 'todo' }).hub.apps).toEqual({ todo: 'http://localhost:4000' })
     expect(readConfig({ PORT: '4000', HUB_APPS: 'tasks=https://tasks.example' }).hub.apps).toEqual({ tasks: 'https://tasks.example' })
+    expect(readConfig({ HOST: '0.0.0.0' }).hub.apps).toEqual({ tasks: 'http://localhost:3000' })
+    expect(readConfig({ HOST: 'tasks.internal', PORT: '4000' }).hub.apps).toEqual({ tasks: 'http://tasks.internal:4000' })
+    expect(readConfig({ HOST: 'fd00::5' }).hub.apps).toEqual({ tasks: 'http://[fd00::5]:3000' })
   })
 
   it.each(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'tasks.internal', 'host-1.example.org'])('accepts HOST=%s', (host) => {
