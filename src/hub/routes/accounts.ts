@@ -51,14 +51,13 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
     },
     async (request, reply) => {
       const email = normaliseEmail(request.body.email)
-      const wait = await throttle.loginBlockedFor(email, request.ip)
+      const wait = await throttle.loginAttempt(email, request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many failed sign-ins; try again later')
       const account = await accounts.authenticate(request.body)
       if (!account) {
-        await throttle.loginFailed(email, request.ip)
         throw unauthorized('Email or password is incorrect')
       }
-      await throttle.loginSucceeded(email)
+      await throttle.loginSucceeded(email, request.ip)
       const { idToken } = await idTokens.issue(account, now())
       const expiresAt = await signIn(deps, request, reply, account)
       return { userId: account.userId, idToken, expiresAt: expiresAt.toISOString() }
