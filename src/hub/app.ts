@@ -39,7 +39,7 @@ import { type BuiltinIdTokens, createBuiltinIdTokens } from './tokens/builtin-id
 import type { IdTokenVerifier } from './tokens/identity.js'
 import { type Keyring, openKeyring } from './tokens/keyring.js'
 import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
-import { createAccounts } from './users/accounts.js'
+import { type Accounts, activeAccountsOnly, createAccounts } from './users/accounts.js'
 import { createUsersRepository } from './users/repository.js'
 
 export interface HubAppDependencies {
@@ -73,7 +73,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
   const signInDeps = { sessions, sessionCookies, now }
-  const identityProvider = identityProviderOf(config, keyring)
+  const accounts = createAccounts(createUsersRepository(db))
+  const identityProvider = identityProviderOf(config, keyring, accounts)
 
   const app = await createServer({
     logger,
@@ -101,7 +102,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   if (identityProvider.builtin) {
     await app.register(accountRoutes, {
       ...signInDeps,
-      accounts: createAccounts(createUsersRepository(db)),
+      accounts,
       idTokens: identityProvider.builtin,
       throttle: createSignInThrottle(counterStore, deps.rateLimits ?? DEFAULT_RATE_LIMITS),
       signupOpen: config.signupOpen
@@ -149,12 +150,15 @@ function reportLimitRedis(app: App, redisUrl: string | undefined): Redis | undef
   return redis
 }
 
-/** The built-in provider issues and verifies its own ID tokens; an external one's are only verified. */
-function identityProviderOf(config: HubConfig, keyring: Keyring): { verifier: IdTokenVerifier; builtin?: BuiltinIdTokens } {
+/**
+ * The built-in provider issues and verifies its own ID tokens, and accepts them only for accounts
+ * that are still enabled; an external provider's tokens are only verified.
+ */
+function identityProviderOf(config: HubConfig, keyring: Keyring, accounts: Accounts): { verifier: IdTokenVerifier; builtin?: BuiltinIdTokens } {
   const idp = config.identityProvider
   if (idp.kind === 'oidc') return { verifier: createOidcVerifier(idp) }
   const builtin = createBuiltinIdTokens(keyring, config.publicUrl)
-  return { verifier: builtin.verifier, builtin }
+  return { verifier: activeAccountsOnly(builtin.verifier, accounts), builtin }
 }
 
 function openCounterStore(redisUrl: string | undefined, now: () => Date): CounterStore {

@@ -33,7 +33,7 @@ export async function signIn(
 /**
  * POST /api/auth/set-cookie. The spec sends only the user id; we also require the identity
  * provider's ID token for it, since a session minted from a bare id would let anyone sign in as
- * anyone (docs/hub.md).
+ * anyone (docs/hub.md): a bare id is 401, like a token that does not verify.
  */
 export async function setCookieRoute(app: App, deps: SignInDependencies & { idTokens: IdTokenVerifier }) {
   app.post(
@@ -47,8 +47,9 @@ export async function setCookieRoute(app: App, deps: SignInDependencies & { idTo
       }
     },
     async (request, reply) => {
-      const identity = await deps.idTokens.verify(request.body.idToken, deps.now())
-      if (!identity || identity.userId !== request.body.userId) {
+      const { userId, idToken } = request.body
+      const identity = idToken === undefined ? null : await deps.idTokens.verify(idToken, deps.now())
+      if (!identity || identity.userId !== userId) {
         throw unauthorized('The ID token is invalid, expired or not for this user')
       }
       const expiresAt = await signIn(deps, request, reply, identity)

@@ -4,6 +4,7 @@ import { conflict } from '../http-errors.js'
 import { emailProblem, normaliseEmail, passwordProblem } from './credentials.js'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hashing.js'
 import type { UsersRepository } from './repository.js'
+import type { IdTokenVerifier } from '../tokens/identity.js'
 
 /** The built-in identity provider's rules for creating accounts and checking passwords. */
 export function createAccounts(users: UsersRepository) {
@@ -35,8 +36,26 @@ export function createAccounts(users: UsersRepository) {
       }
       const matches = await verifyPassword(user.passwordHash, input.password)
       return matches && user.disabled === 0 ? { userId: user.id, email: user.email } : null
+    },
+
+    /** Whether this user exists and may sign in. */
+    async isActive(userId: string): Promise<boolean> {
+      return (await users.findById(userId))?.disabled === 0
     }
   }
 }
 
 export type Accounts = ReturnType<typeof createAccounts>
+
+/**
+ * An ID token lives an hour; a built-in account disabled within that hour must not open a session
+ * with it, as it can no longer log in with its password.
+ */
+export function activeAccountsOnly(verifier: IdTokenVerifier, accounts: Accounts): IdTokenVerifier {
+  return {
+    async verify(idToken, now) {
+      const identity = await verifier.verify(idToken, now)
+      return identity && (await accounts.isActive(identity.userId)) ? identity : null
+    }
+  }
+}
