@@ -22,6 +22,7 @@ import { refreshRoutes } from './routes/refresh.js'
 import { setCookieRoute } from './routes/sign-in.js'
 import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import { auditRequests } from './audit/context.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
 import { hubDatasets } from './export/hub-datasets.js'
@@ -72,7 +73,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const sessionsRepository = createSessionsRepository(db)
   const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
-  const signInDeps = { sessions, sessionCookies, now }
+  const auditTrail = createAuditTrail(db)
+  const audit = auditRequests(auditTrail)
+  const signInDeps = { sessions, sessionCookies, audit, now }
   const accounts = createAccounts(createUsersRepository(db))
   const identityProvider = identityProviderOf(config, keyring, accounts)
 
@@ -110,7 +113,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   }
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier })
   await app.register(refreshRoutes, signInDeps)
-  await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, now })
+  await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, audit, now })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis: reportLimitRedis(app, config.redisUrl) })
 
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
@@ -118,7 +121,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const privacy = createPrivacyService(db, Object.keys(config.apps))
   const exportDatasets = [...hubDatasets(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
   await app.register(privacyRoutes, { privacy, userOf })
-  await app.register(exportRoutes, { datasets: exportDatasets, audit: createAuditTrail(db), allowExport: exportAllowance(counterStore), userOf })
+  await app.register(exportRoutes, { datasets: exportDatasets, audit: auditTrail, allowExport: exportAllowance(counterStore), userOf })
 
   // The browser pages, on the same session rows and the same privacy service.
   await app.register(hubPages, {

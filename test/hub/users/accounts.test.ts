@@ -13,7 +13,7 @@ const noUsers: UsersRepository = { findByEmail: async () => undefined, findById:
 describe('authenticate', () => {
   it('hashes a dummy for an unknown email, so it costs what a wrong password costs', async () => {
     const accounts = createAccounts(noUsers)
-    expect(await accounts.authenticate({ email: 'nobody@example.com', password: 'whatever-password' })).toBeNull()
+    expect(await accounts.authenticate({ email: 'nobody@example.com', password: 'whatever-password' })).toEqual({ outcome: 'unknown-email' })
     expect(hashing.verifyAgainstDummy).toHaveBeenCalledWith('whatever-password')
   })
 })
