@@ -23,6 +23,7 @@ import { setCookieRoute } from './routes/sign-in.js'
 import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import { auditRequests } from './audit/context.js'
+import { schedulePruning } from './audit/pruning.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
 import { hubDatasets } from './export/hub-datasets.js'
@@ -57,6 +58,8 @@ export interface HubAppDependencies {
   keyring?: Keyring
   /** The pages' built script and stylesheet; by default read from dist/public. */
   pageAssets?: PageAssets
+  /** How often the audit trail is pruned by retention; hourly by default. */
+  auditPruningIntervalMs?: number
 }
 
 /**
@@ -88,6 +91,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     }
   })
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
+  const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
+  app.addHook('onClose', stopPruning)
 
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)

@@ -43,6 +43,7 @@ export interface TestHubOptions {
   now?: () => Date
   counterStore?: CounterStore
   rateLimits?: Partial<RateLimits>
+  auditPruningIntervalMs?: number
 }
 
 export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = {}): Promise<App> {
@@ -53,7 +54,8 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
     logger: createLogger('silent'),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     ...(options.now ? { now: options.now } : {}),
-    ...(options.counterStore ? { counterStore: options.counterStore } : {})
+    ...(options.counterStore ? { counterStore: options.counterStore } : {}),
+    ...(options.auditPruningIntervalMs ? { auditPruningIntervalMs: options.auditPruningIntervalMs } : {})
   })
 }
 
