@@ -22,6 +22,8 @@ import { refreshRoutes } from './routes/refresh.js'
 import { setCookieRoute } from './routes/sign-in.js'
 import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import { auditRequests } from './audit/context.js'
+import { schedulePruning } from './audit/pruning.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
 import { hubDatasets } from './export/hub-datasets.js'
@@ -39,7 +41,7 @@ import { type BuiltinIdTokens, createBuiltinIdTokens } from './tokens/builtin-id
 import type { IdTokenVerifier } from './tokens/identity.js'
 import { type Keyring, openKeyring } from './tokens/keyring.js'
 import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
-import { createAccounts } from './users/accounts.js'
+import { type Accounts, activeAccountsOnly, createAccounts } from './users/accounts.js'
 import { createUsersRepository } from './users/repository.js'
 
 export interface HubAppDependencies {
@@ -56,6 +58,8 @@ export interface HubAppDependencies {
   keyring?: Keyring
   /** The pages' built script and stylesheet; by default read from dist/public. */
   pageAssets?: PageAssets
+  /** How often the audit trail is pruned by retention; hourly by default. */
+  auditPruningIntervalMs?: number
 }
 
 /**
@@ -72,8 +76,11 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const sessionsRepository = createSessionsRepository(db)
   const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
-  const signInDeps = { sessions, sessionCookies, now }
-  const identityProvider = identityProviderOf(config, keyring)
+  const auditTrail = createAuditTrail(db)
+  const audit = auditRequests(auditTrail)
+  const signInDeps = { sessions, sessionCookies, audit, now }
+  const accounts = createAccounts(createUsersRepository(db))
+  const identityProvider = identityProviderOf(config, keyring, accounts)
 
   const app = await createServer({
     logger,
@@ -84,6 +91,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     }
   })
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
+  const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
+  app.addHook('onClose', stopPruning)
 
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)
@@ -101,7 +110,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   if (identityProvider.builtin) {
     await app.register(accountRoutes, {
       ...signInDeps,
-      accounts: createAccounts(createUsersRepository(db)),
+      accounts,
       idTokens: identityProvider.builtin,
       throttle: createSignInThrottle(counterStore, deps.rateLimits ?? DEFAULT_RATE_LIMITS),
       signupOpen: config.signupOpen
@@ -109,7 +118,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   }
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier })
   await app.register(refreshRoutes, signInDeps)
-  await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, now })
+  await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, audit, now })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis: reportLimitRedis(app, config.redisUrl) })
 
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
@@ -117,7 +126,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const privacy = createPrivacyService(db, Object.keys(config.apps))
   const exportDatasets = [...hubDatasets(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
   await app.register(privacyRoutes, { privacy, userOf })
-  await app.register(exportRoutes, { datasets: exportDatasets, audit: createAuditTrail(db), allowExport: exportAllowance(counterStore), userOf })
+  await app.register(exportRoutes, { datasets: exportDatasets, audit: auditTrail, allowExport: exportAllowance(counterStore), userOf })
 
   // The browser pages, on the same session rows and the same privacy service.
   await app.register(hubPages, {
@@ -149,12 +158,15 @@ function reportLimitRedis(app: App, redisUrl: string | undefined): Redis | undef
   return redis
 }
 
-/** The built-in provider issues and verifies its own ID tokens; an external one's are only verified. */
-function identityProviderOf(config: HubConfig, keyring: Keyring): { verifier: IdTokenVerifier; builtin?: BuiltinIdTokens } {
+/**
+ * The built-in provider issues and verifies its own ID tokens, and accepts them only for accounts
+ * that are still enabled; an external provider's tokens are only verified.
+ */
+function identityProviderOf(config: HubConfig, keyring: Keyring, accounts: Accounts): { verifier: IdTokenVerifier; builtin?: BuiltinIdTokens } {
   const idp = config.identityProvider
   if (idp.kind === 'oidc') return { verifier: createOidcVerifier(idp) }
   const builtin = createBuiltinIdTokens(keyring, config.publicUrl)
-  return { verifier: builtin.verifier, builtin }
+  return { verifier: activeAccountsOnly(builtin.verifier, accounts), builtin }
 }
 
 function openCounterStore(redisUrl: string | undefined, now: () => Date): CounterStore {

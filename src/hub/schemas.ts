@@ -26,11 +26,14 @@ export const LoginResponse = Type.Object({
 
 export const SetCookieBody = Type.Object({
   userId: Type.String({ minLength: 1, maxLength: USER_ID_MAX_LENGTH }),
-  idToken: Type.String({
-    minLength: 1,
-    maxLength: TOKEN_MAX_LENGTH,
-    description: "The identity provider's ID token for userId; the cookie is set only when it verifies"
-  })
+  // Optional in the schema so that a bare user id is refused as unauthenticated (401), not malformed.
+  idToken: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: TOKEN_MAX_LENGTH,
+      description: "The identity provider's ID token for userId; without it, or unless it verifies, 401 and no cookie"
+    })
+  )
 })
 export type SetCookieBody = Static<typeof SetCookieBody>
 

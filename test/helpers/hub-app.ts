@@ -45,6 +45,7 @@ export interface TestHubOptions {
   rateLimits?: Partial<RateLimits>
   /** Silent unless a test reads the log. */
   logger?: Logger
+  auditPruningIntervalMs?: number
 }
 
 export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = {}): Promise<App> {
@@ -55,7 +56,8 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
     logger: options.logger ?? createLogger('silent'),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     ...(options.now ? { now: options.now } : {}),
-    ...(options.counterStore ? { counterStore: options.counterStore } : {})
+    ...(options.counterStore ? { counterStore: options.counterStore } : {}),
+    ...(options.auditPruningIntervalMs ? { auditPruningIntervalMs: options.auditPruningIntervalMs } : {})
   })
 }
 

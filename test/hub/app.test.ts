@@ -26,7 +26,7 @@ describe.each(databasesUnderTest())('hub hub.app on $name', (database) => {
 
   it('says only "Internal server error" when something breaks', async () => {
     const failing = createMemoryCounterStore()
-    failing.get = async () => {
+    failing.increment = async () => {
       throw new Error('counter store is down: redis://secret-host')
     }
     const broken = await buildTestHubApp(hub.handle, { counterStore: failing })

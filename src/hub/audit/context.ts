@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify'
+import type { AuditEventInput } from './events.js'
+import type { AuditTrail } from './repository.js'
 
 /** Where an audited request came from. */
 export interface RequestOrigin {
@@ -8,4 +10,11 @@ export interface RequestOrigin {
 
 export function requestOrigin(request: FastifyRequest): RequestOrigin {
   return { ip: request.ip, userAgent: request.headers['user-agent'] }
+}
+
+/** Records an event of the request's handling, stamped with where the request came from. */
+export type AuditRequest = (request: FastifyRequest, event: Omit<AuditEventInput, keyof RequestOrigin>) => Promise<void>
+
+export function auditRequests(trail: AuditTrail): AuditRequest {
+  return (request, event) => trail.record({ ...event, ...requestOrigin(request) })
 }

@@ -9,10 +9,23 @@ const USER_AGENT_MAX = 512
 
 export type AuditTrail = ReturnType<typeof createAuditTrail>
 
+let lastStampMs = 0
+
+/**
+ * Now, but never the same millisecond as this process's previous event: the trail reads in time
+ * order, and two events of one quick request sequence (refresh, SSO token, sign-out) would
+ * otherwise tie and be ordered by their random ids.
+ */
+function nextStamp(): Date {
+  lastStampMs = Math.max(Date.now(), lastStampMs + 1)
+  return new Date(lastStampMs)
+}
+
 /** The append-only audit trail: written by events, read by the export, pruned by retention. */
 export function createAuditTrail(db: Kysely<Database>) {
   return {
-    async record(event: AuditEventInput, now = new Date()): Promise<void> {
+    /** Stamped now unless `at` says when it happened. */
+    async record(event: AuditEventInput, at: Date = nextStamp()): Promise<void> {
       await db
         .insertInto('auditEvents')
         .values({
@@ -22,7 +35,7 @@ export function createAuditTrail(db: Kysely<Database>) {
           detail: JSON.stringify(event.detail ?? {}),
           ip: event.ip ?? null,
           userAgent: event.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
-          createdAt: now.toISOString()
+          createdAt: at.toISOString()
         })
         .execute()
     },

@@ -12,6 +12,8 @@ export interface CounterStore {
   increment(key: string, windowMs: number): Promise<Counter>
   /** The current window's count, or null when there is none. */
   get(key: string): Promise<Counter | null>
+  /** Takes back one hit of the current window (never below zero); nothing when the window has passed. */
+  decrement(key: string): Promise<void>
   reset(key: string): Promise<void>
   close(): Promise<void>
 }
@@ -35,6 +37,10 @@ export function createMemoryCounterStore(now: () => Date = () => new Date()): Co
     async get(key) {
       const window = current(key)
       return window ? { count: window.count, resetInMs: window.resetAt - now().getTime() } : null
+    },
+    async decrement(key) {
+      const window = current(key)
+      if (window) window.count = Math.max(0, window.count - 1)
     },
     async reset(key) {
       windows.delete(key)

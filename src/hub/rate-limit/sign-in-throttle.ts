@@ -28,34 +28,40 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 const accountKey = (email: string) => `login:account:${createHash('sha256').update(email).digest('base64url')}`
 const ipKey = (kind: string, ip: string) => `${kind}:ip:${ip}`
 
-/** The hub's abuse limits; each check answers how long to wait (ms) when blocked, else null. */
+/**
+ * The hub's abuse limits; a check answers how long to wait (ms) when blocked, else null.
+ *
+ * A login attempt is counted as a failure before the password is checked, and taken back when it
+ * succeeds: counting only after a failed check would let parallel guesses all pass the check
+ * before any of them is counted.
+ */
 export function createSignInThrottle(store: CounterStore, limits: RateLimits) {
-  const blockedFor = async (key: string, { limit }: Limit): Promise<number | null> => {
-    const counter = await store.get(key)
-    return counter && counter.count >= limit ? counter.resetInMs : null
+  const count = async (key: string, { limit, windowMs }: Limit) => {
+    const { count, resetInMs } = await store.increment(key, windowMs)
+    return { key, blockedFor: count > limit ? resetInMs : null }
   }
   return {
-    async loginBlockedFor(email: string, ip: string): Promise<number | null> {
-      const [account, address] = await Promise.all([
-        blockedFor(accountKey(email), limits.failedLoginsPerAccount),
-        blockedFor(ipKey('login', ip), limits.failedLoginsPerIp)
-      ])
-      return account ?? address
+    /**
+     * Counts this login attempt against the account and the IP. When either is over its limit,
+     * answers the wait and takes the attempt back from the other, since no password was tried.
+     */
+    async loginAttempt(email: string, ip: string): Promise<number | null> {
+      const counted = await Promise.all([count(accountKey(email), limits.failedLoginsPerAccount), count(ipKey('login', ip), limits.failedLoginsPerIp)])
+      const waits = counted.flatMap(({ blockedFor }) => (blockedFor === null ? [] : [blockedFor]))
+      if (waits.length === 0) return null
+      await Promise.all(counted.filter(({ blockedFor }) => blockedFor === null).map(({ key }) => store.decrement(key)))
+      return Math.max(...waits)
     },
-    async loginFailed(email: string, ip: string): Promise<void> {
-      await Promise.all([
-        store.increment(accountKey(email), limits.failedLoginsPerAccount.windowMs),
-        store.increment(ipKey('login', ip), limits.failedLoginsPerIp.windowMs)
-      ])
-    },
-    /** A successful login clears the account's failures (not the IP's: others may be guessing from there). */
-    async loginSucceeded(email: string): Promise<void> {
-      await store.reset(accountKey(email))
+    /**
+     * A successful login clears the account's failures and takes its attempt back from the IP
+     * (not the IP's other failures: others may be guessing from there).
+     */
+    async loginSucceeded(email: string, ip: string): Promise<void> {
+      await Promise.all([store.reset(accountKey(email)), store.decrement(ipKey('login', ip))])
     },
     /** Counts this sign-up attempt; blocked once the IP's attempts exceed the limit. */
     async signupBlockedFor(ip: string): Promise<number | null> {
-      const { count, resetInMs } = await store.increment(ipKey('signup', ip), limits.signupsPerIp.windowMs)
-      return count > limits.signupsPerIp.limit ? resetInMs : null
+      return (await count(ipKey('signup', ip), limits.signupsPerIp)).blockedFor
     }
   }
 }

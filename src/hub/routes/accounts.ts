@@ -18,7 +18,7 @@ export interface AccountRouteDependencies extends SignInDependencies {
 
 /** The built-in identity provider's sign-up and login (not served when an external provider is configured). */
 export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
-  const { accounts, idTokens, throttle, now } = deps
+  const { accounts, idTokens, throttle, audit, now } = deps
 
   app.post(
     '/api/auth/signup',
@@ -35,6 +35,7 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       const wait = await throttle.signupBlockedFor(request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
       const { userId } = await accounts.create(request.body, now())
+      await audit(request, { userId, type: 'signup' })
       return { userId }
     }
   )
@@ -51,16 +52,23 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
     },
     async (request, reply) => {
       const email = normaliseEmail(request.body.email)
-      const wait = await throttle.loginBlockedFor(email, request.ip)
+      const wait = await throttle.loginAttempt(email, request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many failed sign-ins; try again later')
-      const account = await accounts.authenticate(request.body)
-      if (!account) {
-        await throttle.loginFailed(email, request.ip)
+      const result = await accounts.authenticate(request.body)
+      if (result.outcome !== 'signed-in') {
+        if (result.outcome !== 'unknown-email') {
+          // Not awaited: the write would make a failure on an existing account answer later than
+          // one on an unknown email, telling the caller which emails have accounts.
+          audit(request, { userId: result.userId, type: 'signin.failed', detail: { reason: result.outcome } }).catch((error: unknown) =>
+            request.log.error({ err: error }, 'recording a failed sign-in in the audit trail failed')
+          )
+        }
         throw unauthorized('Email or password is incorrect')
       }
-      await throttle.loginSucceeded(email)
+      const { account } = result
+      await throttle.loginSucceeded(email, request.ip)
       const { idToken } = await idTokens.issue(account, now())
-      const expiresAt = await signIn(deps, request, reply, account)
+      const expiresAt = await signIn(deps, request, reply, account, 'password')
       return { userId: account.userId, idToken, expiresAt: expiresAt.toISOString() }
     }
   )

@@ -1,5 +1,6 @@
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
+import type { AuditRequest } from '../audit/context.js'
 import { methodNotAllowed } from '../http-errors.js'
 import { sessionOf } from '../plugins/session.js'
 import { RefreshResponse } from '../schemas.js'
@@ -11,11 +12,12 @@ const REFRESH_PATH = '/api/auth/refresh'
 export interface RefreshDependencies {
   sessions: Sessions
   sessionCookies: SessionCookies
+  audit: AuditRequest
   now: () => Date
 }
 
 /** Renewing and ending a session. The session stage has already checked the cookie. */
-export async function refreshRoutes(app: App, { sessions, sessionCookies, now }: RefreshDependencies) {
+export async function refreshRoutes(app: App, { sessions, sessionCookies, audit, now }: RefreshDependencies) {
   app.post(
     REFRESH_PATH,
     {
@@ -27,8 +29,10 @@ export async function refreshRoutes(app: App, { sessions, sessionCookies, now }:
     },
     async (request, reply) => {
       const at = now()
-      const cookie = await sessions.refresh(sessionOf(request), at)
+      const session = sessionOf(request)
+      const cookie = await sessions.refresh(session, at)
       sessionCookies.renew(reply, cookie, at)
+      await audit(request, { userId: session.userId, type: 'session.refreshed' })
       return { expiresAt: cookie.expiresAt.toISOString() }
     }
   )
@@ -43,8 +47,10 @@ export async function refreshRoutes(app: App, { sessions, sessionCookies, now }:
       }
     },
     async (request, reply) => {
-      await sessions.revoke(sessionOf(request).id)
+      const session = sessionOf(request)
+      await sessions.revoke(session.id)
       sessionCookies.clear(reply)
+      await audit(request, { userId: session.userId, type: 'signout' })
       return reply.code(204).send(null)
     }
   )

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
+import type { AuditRequest } from '../audit/context.js'
 import { SetCookieBody, SessionResponse } from '../schemas.js'
 import type { SessionCookies } from '../sessions/session-cookies.js'
 import type { Sessions } from '../sessions/sessions.js'
@@ -13,27 +14,33 @@ const USER_AGENT_MAX_LENGTH = 512
 export interface SignInDependencies {
   sessions: Sessions
   sessionCookies: SessionCookies
+  audit: AuditRequest
   now: () => Date
 }
 
-/** Starts a session for a verified identity and sets its cookies; answers when the auth cookie expires. */
+/** How the user proved who they are: their password (login) or an ID token (set-cookie). */
+export type SignInMethod = 'password' | 'id-token'
+
+/** Starts a session for a verified identity, sets its cookies and audits it; answers when the auth cookie expires. */
 export async function signIn(
-  { sessions, sessionCookies, now }: SignInDependencies,
+  { sessions, sessionCookies, audit, now }: SignInDependencies,
   request: FastifyRequest,
   reply: FastifyReply,
-  identity: VerifiedIdentity
+  identity: VerifiedIdentity,
+  method: SignInMethod
 ): Promise<Date> {
   const at = now()
   const userAgent = (request.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX_LENGTH)
   const { session, cookie } = await sessions.start(identity, userAgent, at)
   sessionCookies.set(reply, session.id, cookie, at)
+  await audit(request, { userId: identity.userId, type: 'signin', detail: { method } })
   return cookie.expiresAt
 }
 
 /**
  * POST /api/auth/set-cookie. The spec sends only the user id; we also require the identity
  * provider's ID token for it, since a session minted from a bare id would let anyone sign in as
- * anyone (docs/hub.md).
+ * anyone (docs/hub.md): a bare id is 401, like a token that does not verify.
  */
 export async function setCookieRoute(app: App, deps: SignInDependencies & { idTokens: IdTokenVerifier }) {
   app.post(
@@ -47,11 +54,12 @@ export async function setCookieRoute(app: App, deps: SignInDependencies & { idTo
       }
     },
     async (request, reply) => {
-      const identity = await deps.idTokens.verify(request.body.idToken, deps.now())
-      if (!identity || identity.userId !== request.body.userId) {
+      const { userId, idToken } = request.body
+      const identity = idToken === undefined ? null : await deps.idTokens.verify(idToken, deps.now())
+      if (!identity || identity.userId !== userId) {
         throw unauthorized('The ID token is invalid, expired or not for this user')
       }
-      const expiresAt = await signIn(deps, request, reply, identity)
+      const expiresAt = await signIn(deps, request, reply, identity, 'id-token')
       return { userId: identity.userId, expiresAt: expiresAt.toISOString() }
     }
   )

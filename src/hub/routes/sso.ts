@@ -1,6 +1,7 @@
 import { badRequest } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
+import type { AuditRequest } from '../audit/context.js'
 import { sessionOf } from '../plugins/session.js'
 import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../schemas.js'
 import type { Keyring } from '../tokens/keyring.js'
@@ -12,13 +13,14 @@ export interface SsoDependencies {
   issuer: string
   /** Registered applications by name. */
   apps: Record<string, string>
+  audit: AuditRequest
   now: () => Date
 }
 
 /** Applications cache the key set; a rotated-in key is found anyway, since verifiers refetch on an unknown kid. */
 const JWKS_CACHE_SECONDS = 300
 
-export async function ssoRoutes(app: App, { keyring, issuer, apps, now }: SsoDependencies) {
+export async function ssoRoutes(app: App, { keyring, issuer, apps, audit, now }: SsoDependencies) {
   app.post(
     '/api/auth/generate-token',
     {
@@ -36,6 +38,7 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, now }: SsoDep
       }
       const { userId, email } = sessionOf(request)
       const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, email, audience }, now())
+      await audit(request, { userId, type: 'sso-token.issued', detail: { audience } })
       return { token, expiresAt: expiresAt.toISOString() }
     }
   )

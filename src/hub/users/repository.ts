@@ -6,6 +6,9 @@ export function createUsersRepository(db: Kysely<Database>) {
     findByEmail(email: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
     },
+    findById(id: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+    },
     /** False when the email is already taken (the unique index decides, so two racing sign-ups cannot both win). */
     async insert(user: UserRow): Promise<boolean> {
       const result = await db

@@ -26,6 +26,13 @@ describe.each(databasesUnderTest())('audit trail on $name', (database) => {
     expect(await typesOf('short')).toEqual(['session.refreshed', 'privacy.updated'])
   })
 
+  it('keeps the order of events recorded within one millisecond', async () => {
+    const audit = createAuditTrail(handle.current.db)
+    const types = ['signin', 'session.refreshed', 'sso-token.issued', 'signout'] as const
+    for (let round = 0; round < 5; round++) for (const type of types) await audit.record({ userId: 'quick', type, ...origin })
+    expect(await typesOf('quick')).toEqual(Array.from({ length: 5 }, () => types).flat())
+  })
+
   it('prunes at once when a user shortens their retention', async () => {
     const audit = createAuditTrail(handle.current.db)
     await audit.record({ userId: 'shortening', type: 'signin', ...origin }, daysAgo(200))

@@ -35,6 +35,18 @@ describe.each(stores)('$name counter store', ({ open }) => {
     expect(await store.get('b')).toBeNull()
     expect((await store.get('c'))?.count).toBe(1)
   })
+
+  it('takes back a hit, never below zero, and never revives a closed window', async () => {
+    await store.increment('d', 60_000)
+    await store.increment('d', 60_000)
+    await store.decrement('d')
+    expect((await store.get('d'))?.count).toBe(1)
+    await store.decrement('d')
+    await store.decrement('d')
+    expect((await store.get('d'))?.count).toBe(0)
+    await store.decrement('never-counted')
+    expect(await store.get('never-counted')).toBeNull()
+  })
 })
 
 describe('memory counter store windows', () => {

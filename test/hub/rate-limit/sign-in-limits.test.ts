@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryCounterStore } from '../../../src/hub/rate-limit/counter-store.js'
+import { type CounterStore, createMemoryCounterStore } from '../../../src/hub/rate-limit/counter-store.js'
 import { createRedisCounterStore } from '../../../src/hub/rate-limit/redis-counter-store.js'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest, type TestDatabase } from '../../helpers/databases.js'
@@ -7,6 +7,7 @@ import { GOOD_PASSWORD, type TestHubOptions, buildTestHubApp, testClock, uniqueE
 import { connectTestRedis, redisUrlUnderTest } from '../../helpers/redis.js'
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
+const redisUrl = redisUrlUnderTest()
 
 describe.each(databasesUnderTest())('sign-in limits on $name', (database) => {
   let handle: TestDatabase
@@ -48,6 +49,36 @@ describe.each(databasesUnderTest())('sign-in limits on $name', (database) => {
     expect((await login(app, email, GOOD_PASSWORD)).statusCode).toBe(200)
   })
 
+  const stores: [string, () => CounterStore][] = [
+    ['in process', () => createMemoryCounterStore(clock.now)],
+    ...(redisUrl ? [['in Redis', () => createRedisCounterStore(connectTestRedis(redisUrl))] as [string, () => CounterStore]] : [])
+  ]
+  it.each(stores)('counts parallel guesses before checking them (%s): ten 401s, the rest and then the right password 429', async (_name, open) => {
+    const store = open()
+    const app = await hub({ counterStore: store })
+    const email = await account(app)
+    const guesses = await Promise.all(Array.from({ length: 30 }, () => login(app, email, 'wrong password here', '10.6.0.1')))
+    const statuses = guesses.map((response) => response.statusCode)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20)
+    const blocked = await login(app, email, GOOD_PASSWORD, '10.6.0.2')
+    expect(blocked.statusCode).toBe(429)
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
+    await store.close()
+  })
+
+  it("takes back a successful login's count from its IP, and counts no refused attempt against it", async () => {
+    const app = await hub({ rateLimits: { failedLoginsPerIp: { limit: 3, windowMs: FIFTEEN_MINUTES } } })
+    const email = await account(app)
+    for (let attempt = 1; attempt <= 5; attempt++) expect((await login(app, email, GOOD_PASSWORD, '10.7.0.1')).statusCode).toBe(200)
+    const locked = await account(app)
+    for (let attempt = 1; attempt <= 10; attempt++) await login(app, locked, 'wrong password here', `10.7.1.${attempt}`)
+    for (let attempt = 1; attempt <= 5; attempt++) expect((await login(app, locked, GOOD_PASSWORD, '10.7.0.2')).statusCode).toBe(429)
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await login(app, uniqueEmail('guess'), 'wrong password here', '10.7.0.2')).statusCode).toBe(401)
+    }
+  })
+
   it("clears the account's count on a successful login", async () => {
     const app = await hub()
     const email = await account(app)
@@ -81,7 +112,6 @@ describe.each(databasesUnderTest())('sign-in limits on $name', (database) => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
   })
 
-  const redisUrl = redisUrlUnderTest()
   it.skipIf(!redisUrl)('keeps the counts in Redis when configured, shared by every instance', async () => {
     // Two clients on one key prefix: two hub instances sharing one Redis.
     const firstClient = connectTestRedis(redisUrl ?? '')

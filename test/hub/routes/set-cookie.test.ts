@@ -29,17 +29,34 @@ describe.each(databasesUnderTest())('set-cookie with the built-in provider on $n
     expect(refresh.statusCode, refresh.body).toBe(200)
   })
 
-  it('refuses a bare user id: 400, no cookie', async () => {
+  it('refuses a bare user id as unauthenticated: 401, no cookie', async () => {
     const response = await setCookie({ userId: alice.userId })
-    expect(response.statusCode).toBe(400)
-    expect(response.json()).toEqual({ error: 'IdToken is required' })
+    expect(response.statusCode).toBe(401)
+    expect(response.json()).toEqual({ error: 'The ID token is invalid, expired or not for this user' })
     expect(cookiesSetBy(response)['service-auth-token']).toBeUndefined()
   })
 
-  it('refuses a missing user id: 400', async () => {
-    const response = await setCookie({ idToken: alice.idToken })
-    expect(response.statusCode).toBe(400)
-    expect(response.json()).toEqual({ error: 'UserId is required' })
+  it('refuses a missing user id or a mistyped field: 400', async () => {
+    const cases: [object, string][] = [
+      [{ idToken: alice.idToken }, 'UserId is required'],
+      [{ userId: 42, idToken: alice.idToken }, 'UserId must be a string'],
+      [{ userId: alice.userId, idToken: 42 }, 'IdToken must be a string'],
+      [{ userId: alice.userId, idToken: '' }, 'IdToken must be at least 1 characters']
+    ]
+    for (const [payload, error] of cases) {
+      const response = await setCookie(payload)
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400)
+      expect(response.json(), JSON.stringify(payload)).toEqual({ error })
+    }
+  })
+
+  it("refuses a disabled account's still valid ID token: 401, no cookie", async () => {
+    const carol = await signUpAndLogIn(hub.app)
+    await hub.handle.db.updateTable('users').set({ disabled: 1 }).where('id', '=', carol.userId).execute()
+    const response = await setCookie({ userId: carol.userId, idToken: carol.idToken })
+    expect(response.statusCode).toBe(401)
+    expect(response.json()).toEqual({ error: 'The ID token is invalid, expired or not for this user' })
+    expect(cookiesSetBy(response)['service-auth-token']).toBeUndefined()
   })
 
   it('refuses forged, foreign, expired and misused tokens: 401, no cookie', async () => {

@@ -8,12 +8,12 @@ vi.mock('../../../src/hub/users/password-hashing.js', async (importOriginal) => 
   return { ...original, verifyAgainstDummy: vi.fn(original.verifyAgainstDummy) }
 })
 
-const noUsers: UsersRepository = { findByEmail: async () => undefined, insert: async () => true }
+const noUsers: UsersRepository = { findByEmail: async () => undefined, findById: async () => undefined, insert: async () => true }
 
 describe('authenticate', () => {
   it('hashes a dummy for an unknown email, so it costs what a wrong password costs', async () => {
     const accounts = createAccounts(noUsers)
-    expect(await accounts.authenticate({ email: 'nobody@example.com', password: 'whatever-password' })).toBeNull()
+    expect(await accounts.authenticate({ email: 'nobody@example.com', password: 'whatever-password' })).toEqual({ outcome: 'unknown-email' })
     expect(hashing.verifyAgainstDummy).toHaveBeenCalledWith('whatever-password')
   })
 })
