@@ -40,6 +40,7 @@ import type { IdTokenVerifier } from './tokens/identity.js'
 import { type Keyring, openKeyring } from './tokens/keyring.js'
 import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
 import { createAccounts } from './users/accounts.js'
+import { prepareDummyHash } from './users/password-hashing.js'
 import { createUsersRepository } from './users/repository.js'
 
 export interface HubAppDependencies {
@@ -99,6 +100,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // Routes.
   await app.register(healthRoutes)
   if (identityProvider.builtin) {
+    await prepareDummyHash()
     await app.register(accountRoutes, {
       ...signInDeps,
       accounts: createAccounts(createUsersRepository(db)),
