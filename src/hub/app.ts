@@ -81,7 +81,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     openApi: {
       title: 'Hearth identity hub',
       description: 'Sign-in, sessions and SSO tokens for the Hearth family of applications.',
-      version: '1.0.0'
+      version: '1.0.0',
+      // The hub's strict policy (frame-ancestors 'none', base-uri 'none', reports) covers /docs too.
+      docsCsp: 'app'
     }
   })
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())

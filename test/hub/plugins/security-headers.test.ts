@@ -15,7 +15,9 @@ describe.each(databasesUnderTest())('security headers on $name', (database) => {
     ['a refusal for a missing cookie', 'GET', '/api/privacy/settings', {}, 401],
     ['a refusal for a foreign origin', 'GET', '/api/health', { origin: FOREIGN_ORIGIN }, 403],
     ['a refusal for a missing CSRF token', 'POST', '/api/auth/refresh', {}, 403],
-    ['a validation error', 'POST', '/api/auth/login', {}, 400]
+    ['a validation error', 'POST', '/api/auth/login', {}, 400],
+    ['the API documentation page', 'GET', '/docs', {}, 200],
+    ['a script of the API documentation', 'GET', '/docs/static/swagger-initializer.js', {}, 200]
   ])('are on %s', async (_case, method, url, headers, status) => {
     const response = await hub.app.inject({ method: method as 'GET', url, headers, ...(method === 'POST' ? { payload: {} } : {}) })
     expect(response.statusCode).toBe(status)
