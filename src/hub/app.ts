@@ -84,7 +84,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       version: '1.0.0',
       // The hub's strict policy (frame-ancestors 'none', base-uri 'none', reports) covers /docs too.
       docsCsp: 'app'
-    }
+    },
+    // A 5xx tells the client nothing but that it failed; the log has the rest.
+    routeFailureMessages: false
   })
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
 

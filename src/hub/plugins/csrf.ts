@@ -4,7 +4,7 @@ import { forbidden } from '../../shared/errors.js'
 import { CSRF_COOKIE, CSRF_HEADER, csrfCookieOptions } from '../cookies.js'
 import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../security/csrf-token.js'
 import { pathOf } from '../request-path.js'
-import { CSP_REPORT_PATH } from './security-headers.js'
+import { CSP_REPORT_PATH } from '../security/security-headers.js'
 
 export interface CsrfOptions {
   cookieKeys: readonly string[]

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin'
 import { forbidden } from '../../shared/errors.js'
 import { pathOf } from '../request-path.js'
 import { CSRF_HEADER } from '../cookies.js'
-import { CSP_REPORT_PATH } from './security-headers.js'
+import { CSP_REPORT_PATH } from '../security/security-headers.js'
 
 export interface OriginOptions {
   /** Exact origins (scheme://host[:port]) allowed to call /api/* from a browser, the hub's own included. */
