@@ -25,9 +25,9 @@ export const CSRF_EXEMPT_PATHS: ReadonlySet<string> = new Set([
 
 /**
  * Second stage: the double-submit check on every state-changing request outside the exempt
- * paths, and a fresh token cookie on any response to a request that lacks a valid one (refusals,
- * 404s and preflights included). With a session the token must also be bound to it; without
- * one, equality is all there is to check.
+ * paths, and a fresh token cookie on any response to a request that lacks a valid one
+ * (refusals, 404s, preflights and errors found before routing included). With a session the
+ * token must also be bound to it; without one, equality is all there is to check.
  */
 export const csrf = fp<CsrfOptions>(
   async function csrf(app: FastifyInstance, { cookieKeys, secureCookies, sessionIdOf }) {
@@ -50,6 +50,13 @@ export const csrf = fp<CsrfOptions>(
     app.addHook('onSend', async (request, reply) => {
       if (isPubliclyCacheable(reply) || setsCsrfCookie(reply) || holdsBoundToken(request)) return
       reply.setCookie(CSRF_COOKIE, issueCsrfToken(cookieKeys, sessionIdOf(request)), csrfCookieOptions(secureCookies))
+    })
+    // Errors answered before routing skip every hook, @fastify/cookie's parsing and writing too.
+    app.addFrameworkErrorHook((request, reply) => {
+      request.cookies = app.parseCookie(request.headers.cookie ?? '')
+      if (holdsBoundToken(request)) return
+      const token = issueCsrfToken(cookieKeys, sessionIdOf(request))
+      reply.header('set-cookie', app.serializeCookie(CSRF_COOKIE, token, csrfCookieOptions(secureCookies)))
     })
   },
   { name: 'csrf' }

@@ -74,6 +74,7 @@ describe.each(databasesUnderTest())('CSRF on $name', (database) => {
     ['a 403 for a foreign origin', 'GET', '/api/health', { origin: FOREIGN_ORIGIN }, 403],
     ['a 403 for a missing CSRF header', 'POST', '/api/auth/refresh', {}, 403],
     ['a 404', 'GET', '/api/nothing-here', {}, 404],
+    ['a malformed URL, refused before routing', 'GET', '/api/%', {}, 400],
     ['a preflight', 'OPTIONS', '/api/auth/refresh', { origin: TASKS_ORIGIN, 'access-control-request-method': 'POST' }, 204]
   ])('issues a fresh token on %s', async (_case, method, url, headers, status) => {
     const response = await hub.app.inject({ method: method as 'GET', url, headers })
