@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { FOREIGN_ORIGIN, type SignedIn, cookieHeader, signUpAndLogIn, useHubApp } from '../helpers/hub-app.js'
 
@@ -15,7 +15,7 @@ describe.each(databasesUnderTest())('the stages see the path the router sees, on
   let user: SignedIn
   const withSession = () => user.headers
 
-  it('signs in a user for the cases below', async () => {
+  beforeAll(async () => {
     user = await signUpAndLogIn(hub.app)
   })
 
