@@ -42,6 +42,7 @@ import type { IdTokenVerifier } from './tokens/identity.js'
 import { type Keyring, openKeyring } from './tokens/keyring.js'
 import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
 import { type Accounts, activeAccountsOnly, createAccounts } from './users/accounts.js'
+import { prepareDummyHash } from './users/password-hashing.js'
 import { createUsersRepository } from './users/repository.js'
 
 export interface HubAppDependencies {
@@ -87,8 +88,12 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     openApi: {
       title: 'Hearth identity hub',
       description: 'Sign-in, sessions and SSO tokens for the Hearth family of applications.',
-      version: '1.0.0'
-    }
+      version: '1.0.0',
+      // The hub's strict policy (frame-ancestors 'none', base-uri 'none', reports) covers /docs too.
+      docsCsp: 'app'
+    },
+    // A 5xx tells the client nothing but that it failed; the log has the rest.
+    routeFailureMessages: false
   })
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
@@ -108,6 +113,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // Routes.
   await app.register(healthRoutes)
   if (identityProvider.builtin) {
+    await prepareDummyHash()
     await app.register(accountRoutes, {
       ...signInDeps,
       accounts,

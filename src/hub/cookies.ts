@@ -11,7 +11,7 @@ export function authCookieOptions(secure: boolean, expiresAt: Date, now: Date): 
 }
 
 /** Readable by page scripts (they copy it into X-CSRF-Token); Strict: never sent by another site. */
-export function csrfCookieOptions(secure: boolean): CookieSerializeOptions {
+export function csrfCookieOptions(secure: boolean): CookieSerializeOptions & { secure: boolean } {
   return { httpOnly: false, sameSite: 'strict', path: '/', secure }
 }
 

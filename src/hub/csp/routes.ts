@@ -55,7 +55,6 @@ export async function cspReportRoutes(app: App, options: CspReportRoutesOptions)
     {
       bodyLimit: CSP_REPORT_BODY_LIMIT_BYTES,
       schemaErrorFormatter: formatReportBodyErrors,
-      config: { failureMessage: 'Failed to store the CSP report' },
       schema: {
         summary: 'Receive CSP violation reports (CSP 2 report-uri or Reporting API report-to)',
         tags: ['csp'],

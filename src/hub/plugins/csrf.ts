@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { forbidden } from '../../shared/errors.js'
 import { CSRF_COOKIE, CSRF_HEADER, csrfCookieOptions } from '../cookies.js'
 import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../security/csrf-token.js'
 import { pathOf } from '../request-path.js'
-import { CSP_REPORT_PATH } from './security-headers.js'
+import { CSP_REPORT_PATH } from '../security/security-headers.js'
 
 export interface CsrfOptions {
   cookieKeys: readonly string[]
@@ -25,24 +25,50 @@ export const CSRF_EXEMPT_PATHS: ReadonlySet<string> = new Set([
 
 /**
  * Second stage: the double-submit check on every state-changing request outside the exempt
- * paths, and a fresh token cookie on any response to a request that lacks a valid one. With a
- * session the token must also be bound to it; without one, equality is all there is to check.
+ * paths, and a fresh token cookie on any response to a request that lacks a valid one
+ * (refusals, 404s, preflights and errors found before routing included). With a session the
+ * token must also be bound to it; without one, equality is all there is to check.
  */
 export const csrf = fp<CsrfOptions>(
   async function csrf(app: FastifyInstance, { cookieKeys, secureCookies, sessionIdOf }) {
-    app.addHook('onRequest', async (request, reply) => {
+    const holdsBoundToken = (request: FastifyRequest) => {
       const token = request.cookies[CSRF_COOKIE]
-      const sessionId = sessionIdOf(request)
-      const bound = token !== undefined && isCsrfTokenBound(token, cookieKeys, sessionId)
-      if (!bound) reply.setCookie(CSRF_COOKIE, issueCsrfToken(cookieKeys, sessionId), csrfCookieOptions(secureCookies))
+      return token !== undefined && isCsrfTokenBound(token, cookieKeys, sessionIdOf(request))
+    }
 
+    app.addHook('onRequest', async (request) => {
       if (!STATE_CHANGING_METHODS.has(request.method) || CSRF_EXEMPT_PATHS.has(pathOf(request))) return
       const header = request.headers[CSRF_HEADER]
-      if (!csrfHeaderMatches(token, typeof header === 'string' ? header : undefined)) {
+      if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
         throw forbidden('CSRF token missing or incorrect')
       }
-      if (sessionId !== null && !bound) throw forbidden('CSRF token does not belong to this session')
+      if (sessionIdOf(request) !== null && !holdsBoundToken(request)) throw forbidden('CSRF token does not belong to this session')
+    })
+
+    // On send, so that responses the earlier stages refuse carry a token too. Never on a publicly
+    // cacheable response: a shared cache would hand the same Set-Cookie to everyone it serves.
+    app.addHook('onSend', async (request, reply) => {
+      if (isPubliclyCacheable(reply) || setsCsrfCookie(reply) || holdsBoundToken(request)) return
+      reply.setCookie(CSRF_COOKIE, issueCsrfToken(cookieKeys, sessionIdOf(request)), csrfCookieOptions(secureCookies))
+    })
+    // Errors answered before routing skip every hook, @fastify/cookie's parsing and writing too.
+    app.addFrameworkErrorHook((request, reply) => {
+      request.cookies = app.parseCookie(request.headers.cookie ?? '')
+      if (holdsBoundToken(request)) return
+      const token = issueCsrfToken(cookieKeys, sessionIdOf(request))
+      reply.header('set-cookie', app.serializeCookie(CSRF_COOKIE, token, csrfCookieOptions(secureCookies)))
     })
   },
   { name: 'csrf' }
 )
+
+function isPubliclyCacheable(reply: FastifyReply): boolean {
+  return /\b(public|s-maxage)\b/i.test(String(reply.getHeader('cache-control') ?? ''))
+}
+
+/** Sign-in and sign-out set the token themselves, bound to the session they start or end. */
+function setsCsrfCookie(reply: FastifyReply): boolean {
+  const header = reply.getHeader('set-cookie')
+  const cookies = Array.isArray(header) ? header : header === undefined ? [] : [String(header)]
+  return cookies.some((cookie) => cookie.startsWith(`${CSRF_COOKIE}=`))
+}

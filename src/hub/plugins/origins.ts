@@ -1,10 +1,10 @@
-import cors from '@fastify/cors'
-import type { FastifyInstance } from 'fastify'
+import cors, { type FastifyCorsOptions } from '@fastify/cors'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { forbidden } from '../../shared/errors.js'
 import { pathOf } from '../request-path.js'
 import { CSRF_HEADER } from '../cookies.js'
-import { CSP_REPORT_PATH } from './security-headers.js'
+import { CSP_REPORT_PATH } from '../security/security-headers.js'
 
 export interface OriginOptions {
   /** Exact origins (scheme://host[:port]) allowed to call /api/* from a browser, the hub's own included. */
@@ -32,14 +32,23 @@ export const origins = fp<OriginOptions>(
       const origin = request.headers.origin
       if (origin !== undefined && !allowed.has(origin)) throw forbidden('Origin not allowed')
     })
-    // Registered after the check above, so its hook (and its preflight answer) runs second.
-    await app.register(cors, {
+    const corsOptions: FastifyCorsOptions = {
       origin: [...allowed],
       credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['content-type', CSRF_HEADER],
       maxAge: PREFLIGHT_MAX_AGE_SECONDS
-    })
+    }
+    // An OPTIONS request without Origin and Access-Control-Request-Method is no preflight: it is
+    // routed like any request (a JSON 404), not refused with @fastify/cors's text/plain 400.
+    const forPreflights = { ...corsOptions, preflight: true }
+    const forOthers = { ...corsOptions, preflight: false }
+    // Registered after the check above, so its hook (and its preflight answer) runs second.
+    await app.register(cors, { delegator: async (request: FastifyRequest) => (isPreflight(request) ? forPreflights : forOthers) })
   },
   { name: 'origins' }
 )
+
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
+}

@@ -14,6 +14,13 @@ export const AUTH_COOKIE_LIFETIME_MS = 60 * 60 * 1000
  */
 export const SESSION_CACHE_TTL_MS = 4_000
 const SESSION_CACHE_MAX_ENTRIES = 10_000
+/**
+ * Sessions this instance revoked lately. A read that began before the row was deleted returns
+ * it afterwards; this list keeps such a read from caching it again. A read outlives the row by
+ * milliseconds, so the cache's own time-to-live is ample; the bound keeps a burst of sign-outs
+ * from growing memory without end (past it, the oldest is forgotten first).
+ */
+const REVOKED_MAX_ENTRIES = 10_000
 
 export interface ActiveSession {
   id: string
@@ -46,6 +53,11 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: S
     ttl: SESSION_CACHE_TTL_MS,
     perf: { now: () => now().getTime() }
   })
+  const recentlyRevoked = new LRUCache<string, true>({
+    max: REVOKED_MAX_ENTRIES,
+    ttl: SESSION_CACHE_TTL_MS,
+    perf: { now: () => now().getTime() }
+  })
 
   const cookieFor = (session: { id: string; userId: string; expiresAt: Date }, now: Date): IssuedCookie => {
     // Never past the absolute lifetime.
@@ -57,7 +69,8 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: S
     const cached = recentlyRead.get(id)
     if (cached) return cached
     const row = await repository.findById(id)
-    if (row) recentlyRead.set(id, row)
+    if (!row || recentlyRevoked.has(id)) return undefined
+    recentlyRead.set(id, row)
     return row
   }
 
@@ -99,9 +112,14 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: S
       return cookieFor(session, now)
     },
 
+    /**
+     * Deletes the row, then forgets it: dropping the cached copy first would let a read still in
+     * flight put it back, and the revoked session would pass here until the copy expired.
+     */
     async revoke(sessionId: string): Promise<void> {
-      recentlyRead.delete(sessionId)
+      recentlyRevoked.set(sessionId, true)
       await repository.delete(sessionId)
+      recentlyRead.delete(sessionId)
     }
   }
 }

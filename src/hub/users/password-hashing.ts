@@ -17,10 +17,16 @@ export function verifyPassword(passwordHash: string, password: string): Promise<
 let dummyHash: Promise<string> | undefined
 
 /**
- * Verifies against a hash of nothing anyone knows, so a login for an unknown email costs what a
- * wrong password costs and the response time does not tell which emails are registered.
+ * A hash of nothing anyone knows, computed once per process. The hub computes it while it
+ * starts: made lazily, the first login for an unknown email would pay for a hash and a verify,
+ * twice a wrong password's cost, and its time would tell that the email is not registered.
  */
-export async function verifyAgainstDummy(password: string): Promise<void> {
+export function prepareDummyHash(): Promise<string> {
   dummyHash ??= hashPassword('not a password anyone can sign in with')
-  await verifyPassword(await dummyHash, password)
+  return dummyHash
+}
+
+/** A login for an unknown email costs what a wrong password costs. */
+export async function verifyAgainstDummy(password: string): Promise<void> {
+  await verifyPassword(await prepareDummyHash(), password)
 }

@@ -2,6 +2,9 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { HttpError } from '../errors.js'
 
+/** What every unexpected failure tells the client; the log keeps the rest. */
+export const INTERNAL_SERVER_ERROR = 'Internal server error'
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The `{ error }` this route answers for an unexpected failure (the spec names one per operation). */
@@ -20,8 +23,13 @@ const CLIENT_MESSAGES: Record<string, string> = {
  * One error handler and one not-found handler for the whole app: every error is `{ error }`.
  * 4xx messages are written for the client; 5xx bodies say only what failed, the log keeps why.
  */
-export const errorHandling = fp(
-  async function errorHandling(app: FastifyInstance) {
+export interface ErrorHandlingOptions {
+  /** Whether an unexpected 5xx answers the route's `failureMessage` rather than `Internal server error`. */
+  routeFailureMessages: boolean
+}
+
+export const errorHandling = fp<ErrorHandlingOptions>(
+  async function errorHandling(app: FastifyInstance, { routeFailureMessages }) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500
       if (status < 500) {
@@ -31,8 +39,8 @@ export const errorHandling = fp(
       }
       request.log.error({ err: error }, 'request failed')
       // An HttpError's message is written for the client; any other 5xx says only what failed.
-      const message = error instanceof HttpError ? error.message : request.routeOptions.config.failureMessage
-      return reply.code(status).send({ error: message ?? 'Internal server error' })
+      const message = error instanceof HttpError ? error.message : routeFailureMessages ? request.routeOptions.config.failureMessage : undefined
+      return reply.code(status).send({ error: message ?? INTERNAL_SERVER_ERROR })
     })
     app.setNotFoundHandler((request, reply) => {
       reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` })

@@ -10,6 +10,12 @@ export interface OpenApiOptions {
   version: string
   /** How callers authenticate; each scheme alone suffices unless a route says otherwise. */
   securitySchemes?: Record<string, OpenAPIV3_1.SecuritySchemeObject>
+  /**
+   * `swagger` (default): Swagger UI's pages get the policy @fastify/swagger-ui writes for them.
+   * `app`: they keep the policy the app sets on every response; Swagger UI's files are local and
+   * need no inline script or style, so a strict `'self'` policy lets it work.
+   */
+  docsCsp?: 'swagger' | 'app'
 }
 
 /**
@@ -26,7 +32,7 @@ export const openApi = fp<OpenApiOptions>(
         security: Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] }))
       }
     })
-    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true })
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: (options.docsCsp ?? 'swagger') === 'swagger' })
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   },
   { name: 'openapi' }

@@ -8,7 +8,7 @@ import Fastify, {
 } from 'fastify'
 import type { Logger } from '../logging.js'
 import { requestIdFor } from '../logging.js'
-import { errorHandling } from './error-handler.js'
+import { INTERNAL_SERVER_ERROR, errorHandling } from './error-handler.js'
 import { RequestLog } from './request-log.js'
 import { type OpenApiOptions, openApi } from './openapi.js'
 import { formatSchemaErrors, validatorCompiler } from './validation.js'
@@ -21,21 +21,48 @@ export const BODY_LIMIT_BYTES = 1024 * 1024
 export interface ServerOptions {
   logger: Logger
   openApi: OpenApiOptions
+  /**
+   * Whether a 5xx may answer the route's `failureMessage` (the task manager's spec names one per
+   * operation). When false every unexpected failure says only `Internal server error`.
+   */
+  routeFailureMessages?: boolean
+}
+
+/** Sets what every response carries on a reply Fastify answers before any hook has run. */
+export type FrameworkErrorHook = (request: FastifyRequest, reply: FastifyReply) => void
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Errors found before routing (a malformed URL, an over-long parameter) are answered outside
+     * every hook; a plugin that adds headers or cookies to every response adds them there too.
+     */
+    addFrameworkErrorHook(hook: FrameworkErrorHook): void
+  }
 }
 
 /** The Fastify base both services share: validation, `{ error }` bodies, request ids, OpenAPI. */
 export async function createServer(options: ServerOptions): Promise<App> {
+  const frameworkErrorHooks: FrameworkErrorHook[] = []
   const app = Fastify({
     loggerInstance: options.logger,
     genReqId: requestIdFor,
     logController: new RequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
-    // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape too.
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      reply.code(error.statusCode ?? 400).send({ error: error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : error.message })
+    // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape,
+    // the request id and whatever the app's plugins put on every response.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode ?? 400
+      reply.header('x-request-id', request.id)
+      for (const hook of frameworkErrorHooks) hook(request, reply)
+      if (status >= 500) request.log.error({ err: error }, 'request failed')
+      reply.code(status).send({ error: frameworkErrorMessage(error, status) })
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.decorate('addFrameworkErrorHook', (hook: FrameworkErrorHook) => {
+    frameworkErrorHooks.push(hook)
+  })
   app.setValidatorCompiler(validatorCompiler)
   app.setSchemaErrorFormatter(formatSchemaErrors)
   // The APIs speak JSON; a text body is refused with 415 rather than read as a string.
@@ -49,7 +76,12 @@ export async function createServer(options: ServerOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
-  await app.register(errorHandling)
+  await app.register(errorHandling, { routeFailureMessages: options.routeFailureMessages ?? true })
   await app.register(openApi, options.openApi)
   return app
+}
+
+function frameworkErrorMessage(error: FastifyError, status: number): string {
+  if (status >= 500) return INTERNAL_SERVER_ERROR
+  return error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : error.message
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, useHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn, uniqueEmail } from '../../helpers/hub-app.js'
+import { FOREIGN_ORIGIN, GOOD_PASSWORD, TASKS_ORIGIN, useHubApp, cookieHeader, cookiesSetBy, signUpAndLogIn, uniqueEmail } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('CSRF on $name', (database) => {
   const hub = useHubApp(database)
@@ -67,5 +67,25 @@ describe.each(databasesUnderTest())('CSRF on $name', (database) => {
   it('leaves safe methods alone', async () => {
     expect((await hub.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200)
     expect((await hub.app.inject({ method: 'HEAD', url: '/api/health' })).statusCode).toBe(200)
+  })
+
+  it.each([
+    ['a 401 for a missing auth cookie', 'GET', '/api/privacy/settings', {}, 401],
+    ['a 403 for a foreign origin', 'GET', '/api/health', { origin: FOREIGN_ORIGIN }, 403],
+    ['a 403 for a missing CSRF header', 'POST', '/api/auth/refresh', {}, 403],
+    ['a 404', 'GET', '/api/nothing-here', {}, 404],
+    ['a malformed URL, refused before routing', 'GET', '/api/%', {}, 400],
+    ['a preflight', 'OPTIONS', '/api/auth/refresh', { origin: TASKS_ORIGIN, 'access-control-request-method': 'POST' }, 204]
+  ])('issues a fresh token on %s', async (_case, method, url, headers, status) => {
+    const response = await hub.app.inject({ method: method as 'GET', url, headers })
+    expect(response.statusCode).toBe(status)
+    expect(csrfCookieOf(response)).toMatch(/^[\w-]+\.[\w-]+$/)
+  })
+
+  it('sets no cookie on the publicly cacheable key set, which a shared cache would replay to others', async () => {
+    const response = await hub.app.inject({ url: '/.well-known/jwks.json' })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['cache-control']).toMatch(/public/)
+    expect(response.headers['set-cookie']).toBeUndefined()
   })
 })

@@ -66,6 +66,18 @@ describe.each(databasesUnderTest())('origin check and CORS on $name', (database)
     expect(jwks.statusCode).toBe(200)
   })
 
+  it.each([
+    ['no CORS headers', '/api/health', {}],
+    ['an allowed Origin but no Access-Control-Request-Method', '/api/nothing-here', { origin: TASKS_ORIGIN }],
+    ['Access-Control-Request-Method but no Origin', '/api/nothing-here', { 'access-control-request-method': 'POST' }],
+    ['no CORS headers, on a page', '/login', {}]
+  ])('routes an OPTIONS request with %s like any request: a JSON 404', async (_case, url, headers) => {
+    const response = await hub.app.inject({ method: 'OPTIONS', url, headers })
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toMatch(/^application\/json/)
+    expect(response.json()).toEqual({ error: `Route OPTIONS ${url} not found` })
+  })
+
   it('adds HUB_ALLOWED_ORIGINS to the list', async () => {
     const configured = await buildTestHubApp(hub.handle, { config: { allowedOrigins: ['https://hub.app.example'] } })
     expect((await configured.inject({ url: '/api/health', headers: { origin: 'https://hub.app.example' } })).statusCode).toBe(200)
