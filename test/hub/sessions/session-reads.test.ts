@@ -5,12 +5,16 @@ import { createLogger } from '../../../src/shared/logging.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { TEST_HUB_CONFIG, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
 
-/** Counts the queries the app sends while `counting` is on. */
+/** The issued token's audit event is the route's own write, not the session check's (names reach plugins in snake case). */
+const isAuditWrite = (node: RootOperationNode) =>
+  node.kind === 'InsertQueryNode' && node.into?.table.identifier.name === 'audit_events'
+
+/** Counts the queries the app sends while `counting` is on, but for the audit trail's. */
 function queryCounter() {
   const counter = { counting: false, queries: [] as string[] }
   const plugin: KyselyPlugin = {
     transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-      if (counter.counting) counter.queries.push(node.kind)
+      if (counter.counting && !isAuditWrite(node)) counter.queries.push(node.kind)
       return node
     },
     transformResult: async ({ result }) => result
