@@ -31,7 +31,7 @@ describe.each(databasesUnderTest())('sign-out racing a session check on $name', 
   // Kysely runs a plugin's transformResult while holding the connection, and SQLite has one:
   // the held read would block the sign-out's own queries, so the race can be staged only where
   // reads and writes run on separate connections.
-  if (database.name === 'postgres') it('refuses the revoked cookie at once, even when a read begun before the sign-out ends after it', async () => {
+  it.skipIf(database.name === 'sqlite')('refuses the revoked cookie at once, even when a read begun before the sign-out ends after it', async () => {
     const handle = await database.open()
     const slow = slowSessionRead()
     const app = await buildHubApp({ config: TEST_HUB_CONFIG, dataDir: handle.dataDir, db: handle.db.withPlugin(slow.plugin), logger: createLogger('silent') })
