@@ -1,6 +1,7 @@
+import { createLocalJWKSet, jwtVerify } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, buildTestHubApp, useHubApp, cookiesSetBy, uniqueEmail } from '../../helpers/hub-app.js'
+import { GOOD_PASSWORD, HUB_ORIGIN, buildTestHubApp, useHubApp, cookiesSetBy, uniqueEmail } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('sign-up and login on $name', (database) => {
   const hub = useHubApp(database)
@@ -60,8 +61,12 @@ describe.each(databasesUnderTest())('sign-up and login on $name', (database) => 
     expect(response.statusCode, response.body).toBe(200)
     const body = response.json<{ userId: string; idToken: string; expiresAt: string }>()
     expect(body.userId).toBe(userId)
-    expect(body.idToken.split('.')).toHaveLength(3)
     expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now())
+    // The ID token: signed with a key the hub publishes, for one hour, naming the user.
+    const published = createLocalJWKSet((await hub.app.inject({ url: '/.well-known/jwks.json' })).json())
+    const { payload } = await jwtVerify(body.idToken, published, { issuer: HUB_ORIGIN, audience: HUB_ORIGIN })
+    expect(payload).toMatchObject({ sub: userId, email: email.toLowerCase() })
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(60 * 60)
     const cookies = cookiesSetBy(response)
     expect(cookies['service-auth-token']?.value).toMatch(/^v1\./)
     expect(cookies['service-csrf-token']?.value).toBeTruthy()
