@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryCounterStore } from '../../src/hub/rate-limit/counter-store.js'
+import { capturedLog } from '../helpers/captured-log.js'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { GOOD_PASSWORD, buildTestHubApp, useHubApp, signUpAndLogIn } from '../helpers/hub-app.js'
 
@@ -29,10 +30,17 @@ describe.each(databasesUnderTest())('hub hub.app on $name', (database) => {
     failing.increment = async () => {
       throw new Error('counter store is down: redis://secret-host')
     }
-    const broken = await buildTestHubApp(hub.handle, { counterStore: failing })
+    const log = capturedLog()
+    const broken = await buildTestHubApp(hub.handle, { counterStore: failing, logger: log.logger })
     const response = await broken.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@example.com', password: GOOD_PASSWORD } })
     expect(response.statusCode).toBe(500)
     expect(response.json()).toEqual({ error: 'Internal server error' })
+    // The details are in the log, under the request id the response names.
+    const requestId = response.headers['x-request-id']
+    expect(requestId).toBeTruthy()
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ requestId, err: expect.objectContaining({ message: 'counter store is down: redis://secret-host' }) })
+    )
     await broken.close()
   })
 
