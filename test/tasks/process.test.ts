@@ -57,11 +57,11 @@ describe('task manager process', () => {
       method: 'POST',
       headers: { 'x-user-id': 'leaving', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
     })
-    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const answered = new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
       request.on('response', (response) => {
         let text = ''
         response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text, connection: response.headers.connection }))
       })
       request.on('error', reject)
     })
@@ -75,6 +75,8 @@ describe('task manager process', () => {
     const response = await answered
     expect(response.status).toBe(201)
     expect(JSON.parse(response.body)).toMatchObject({ title: 'last one' })
+    // The answer ends its connection, so the shutdown need not wait for the client to let go of it.
+    expect(response.connection).toBe('close')
     expect(await server.exited).toBe(0)
     // Closing the last connection checkpoints SQLite's write-ahead log into the file and removes it.
     expect(fs.existsSync(path.join(dataDir, 'hearth.db-wal'))).toBe(false)

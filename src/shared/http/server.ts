@@ -76,6 +76,15 @@ export async function createServer(options: ServerOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
+  // A request still in flight when the server starts closing is answered, then its keep-alive
+  // connection ends with it: otherwise the close waits out the client's idle connection.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close')
+  })
   await app.register(errorHandling, { routeFailureMessages: options.routeFailureMessages ?? true })
   await app.register(openApi, options.openApi)
   return app
