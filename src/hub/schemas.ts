@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { PLAIN_TEXT } from '../shared/http/validation.js'
 import { EMAIL_MAX_LENGTH } from './users/credentials.js'
 
 /** Long enough for any password we accept; the cap bounds the hashing work a request can ask for. */
@@ -11,7 +12,7 @@ const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC'
 
 export const Credentials = Type.Object({
   // A little over the stored maximum, so surrounding spaces are trimmed rather than refused.
-  email: Type.String({ maxLength: EMAIL_MAX_LENGTH + 64, description: 'Compared case-insensitively' }),
+  email: Type.String({ maxLength: EMAIL_MAX_LENGTH + 64, description: 'Compared case-insensitively', [PLAIN_TEXT]: true }),
   password: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH })
 })
 export type Credentials = Static<typeof Credentials>
@@ -25,7 +26,7 @@ export const LoginResponse = Type.Object({
 })
 
 export const SetCookieBody = Type.Object({
-  userId: Type.String({ minLength: 1, maxLength: USER_ID_MAX_LENGTH }),
+  userId: Type.String({ minLength: 1, maxLength: USER_ID_MAX_LENGTH, [PLAIN_TEXT]: true }),
   // Optional in the schema so that a bare user id is refused as unauthenticated (401), not malformed.
   idToken: Type.Optional(
     Type.String({

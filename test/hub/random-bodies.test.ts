@@ -12,27 +12,43 @@ const ENDPOINTS = [
   ['POST', '/api/auth/refresh'],
   ['DELETE', '/api/auth/refresh'],
   ['PUT', '/api/auth/refresh'],
+  ['PATCH', '/api/auth/refresh'],
+  ['GET', '/api/auth/refresh'],
   ['POST', '/api/csp-report'],
   ['GET', '/api/health'],
   ['GET', '/.well-known/jwks.json'],
+  ['GET', '/api/export'],
   ['POST', '/api/export'],
+  ['GET', '/api/privacy/settings'],
   ['PUT', '/api/privacy/settings'],
+  ['GET', '/api/privacy/consent'],
   ['POST', '/api/privacy/consent']
 ] as const
+
+/** Any text, control characters, lone surrogates and characters outside the BMP included: what PostgreSQL refuses to store. */
+const anyText = fc.string({ unit: 'binary', maxLength: 80 })
 
 const CONTENT_TYPES = ['application/json', 'application/csp-report', 'application/reports+json', 'text/plain', 'application/x-www-form-urlencoded']
 
 /** JSON-ish values, lopsided towards the shapes the endpoints expect so the property reaches past validation. */
 const body = fc.oneof(
   fc.json(),
-  fc.string(),
+  anyText,
   fc.record(
     {
-      email: fc.oneof(fc.emailAddress(), fc.string(), fc.integer()),
-      password: fc.oneof(fc.string({ minLength: 8, maxLength: 40 }), fc.constant(null)),
-      userId: fc.oneof(fc.uuid(), fc.string()),
-      idToken: fc.oneof(fc.string(), fc.base64String()),
-      audience: fc.oneof(fc.constantFrom('tasks', 'constructor', '__proto__', ''), fc.string())
+      email: fc.oneof(fc.emailAddress(), anyText, fc.integer()),
+      password: fc.oneof(fc.string({ unit: 'binary', minLength: 8, maxLength: 40 }), fc.constant(null)),
+      userId: fc.oneof(fc.uuid(), anyText),
+      idToken: fc.oneof(anyText, fc.base64String()),
+      audience: fc.oneof(fc.constantFrom('tasks', 'constructor', '__proto__', ''), anyText),
+      format: fc.oneof(fc.constantFrom('json', 'csv'), anyText),
+      purpose: fc.oneof(fc.constantFrom('analytics', 'marketing', 'terms', 'data-sharing:tasks', 'data-sharing:nope'), anyText),
+      granted: fc.oneof(fc.boolean(), anyText),
+      version: fc.oneof(anyText, fc.integer()),
+      cookies: fc.dictionary(fc.constantFrom('necessary', 'functional', 'analytics', 'marketing', 'other'), fc.oneof(fc.boolean(), anyText)),
+      dataSharing: fc.dictionary(fc.oneof(fc.constant('tasks'), anyText), fc.oneof(fc.boolean(), fc.integer())),
+      retention: fc.record({ activityLogDays: fc.oneof(fc.integer(), fc.double(), anyText) }, { requiredKeys: [] }),
+      visibility: fc.record({ profile: fc.oneof(fc.constantFrom('private', 'family', 'public'), anyText) }, { requiredKeys: [] })
     },
     { requiredKeys: [] }
   ).map((value) => JSON.stringify(value))

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import { storableUserAgent } from '../storable-text.js'
 import type { AuditEventInput } from './events.js'
 import type { AuditTrail } from './repository.js'
 
@@ -9,7 +10,8 @@ export interface RequestOrigin {
 }
 
 export function requestOrigin(request: FastifyRequest): RequestOrigin {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] }
+  const userAgent = request.headers['user-agent']
+  return { ip: request.ip, userAgent: userAgent === undefined ? undefined : storableUserAgent(userAgent) }
 }
 
 /** Records an event of the request's handling, stamped with where the request came from. */

@@ -5,7 +5,6 @@ import { RETENTION_DAYS } from '../privacy/settings.js'
 import type { AuditEventInput } from './events.js'
 
 const DAY_MS = 86_400_000
-const USER_AGENT_MAX = 512
 
 export type AuditTrail = ReturnType<typeof createAuditTrail>
 
@@ -34,7 +33,7 @@ export function createAuditTrail(db: Kysely<Database>) {
           type: event.type,
           detail: JSON.stringify(event.detail ?? {}),
           ip: event.ip ?? null,
-          userAgent: event.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+          userAgent: event.userAgent ?? null,
           createdAt: at.toISOString()
         })
         .execute()

@@ -1,5 +1,6 @@
 import type { CspLevel2Report, CspReportBody, CspViolationReport } from './schemas.js'
-import { storableDirective, storableUri, storableUserAgent } from './sanitize.js'
+import { storableUserAgent } from '../storable-text.js'
+import { storableDirective, storableUri } from './sanitize.js'
 import type { CspViolation } from './violation.js'
 
 /**

@@ -4,9 +4,10 @@
  * and the payload of data:/blob:-style URIs.
  */
 
+import { truncate, withoutControlCharacters } from '../storable-text.js'
+
 export const MAX_URI_LENGTH = 2048
 export const MAX_DIRECTIVE_LENGTH = 128
-export const MAX_USER_AGENT_LENGTH = 512
 
 /** `https://user:pw@example.com/a?b#c` → `https://example.com/a`; `data:text/html,...` → `data`. */
 export function storableUri(uri: string): string {
@@ -17,10 +18,6 @@ export function storableUri(uri: string): string {
 export function storableDirective(directive: string): string {
   const name = directive.trim().split(/\s+/)[0] ?? ''
   return truncate(withoutControlCharacters(name).toLowerCase(), MAX_DIRECTIVE_LENGTH)
-}
-
-export function storableUserAgent(userAgent: string): string {
-  return truncate(withoutControlCharacters(userAgent), MAX_USER_AGENT_LENGTH)
 }
 
 function withoutPersonalParts(uri: string): string {
@@ -38,17 +35,4 @@ function withoutPersonalParts(uri: string): string {
   url.username = ''
   url.password = ''
   return url.href
-}
-
-/** PostgreSQL refuses NUL in text, and no control character belongs in a URI or a user agent. */
-function withoutControlCharacters(text: string): string {
-  // eslint-disable-next-line no-control-regex -- removing them is the point
-  return text.replace(/[\u0000-\u001f\u007f]/g, '')
-}
-
-/** Cuts at a code point boundary, so a surrogate pair is never split in half. */
-export function truncate(text: string, maxLength: number): string {
-  if (text.length <= maxLength) return text
-  const cut = text.slice(0, maxLength)
-  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ErrorResponse } from '../../shared/http/schemas.js'
+import { PLAIN_TEXT } from '../../shared/http/validation.js'
 import type { App } from '../../shared/http/server.js'
 import { requestOrigin } from '../audit/context.js'
 import { PURPOSE_PATTERN } from './consent-purposes.js'
@@ -25,7 +26,7 @@ const ConsentBody = Type.Object(
   {
     purpose: Type.String({ pattern: PURPOSE_PATTERN, description: 'e.g. analytics, marketing, terms, data-sharing:tasks' }),
     granted: Type.Boolean(),
-    version: Type.Optional(Type.String({ maxLength: 64, description: 'The policy version shown to the person' }))
+    version: Type.Optional(Type.String({ maxLength: 64, description: 'The policy version shown to the person', [PLAIN_TEXT]: true }))
   },
   { additionalProperties: false }
 )

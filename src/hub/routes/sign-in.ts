@@ -6,10 +6,8 @@ import type { AuditRequest } from '../audit/context.js'
 import { SetCookieBody, SessionResponse } from '../schemas.js'
 import type { SessionCookies } from '../sessions/session-cookies.js'
 import type { Sessions } from '../sessions/sessions.js'
+import { storableUserAgent } from '../storable-text.js'
 import type { IdTokenVerifier, VerifiedIdentity } from '../tokens/identity.js'
-
-/** Stored user agents are for the user's list of sessions; a cap keeps a hostile header from filling rows. */
-const USER_AGENT_MAX_LENGTH = 512
 
 export interface SignInDependencies {
   sessions: Sessions
@@ -30,7 +28,7 @@ export async function signIn(
   method: SignInMethod
 ): Promise<Date> {
   const at = now()
-  const userAgent = (request.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX_LENGTH)
+  const userAgent = storableUserAgent(request.headers['user-agent'] ?? '')
   const { session, cookie } = await sessions.start(identity, userAgent, at)
   sessionCookies.set(reply, session.id, cookie, at)
   await audit(request, { userId: identity.userId, type: 'signin', detail: { method } })

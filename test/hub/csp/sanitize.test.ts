@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_URI_LENGTH, storableDirective, storableUri, storableUserAgent, truncate } from '../../../src/hub/csp/sanitize.js'
+import { MAX_URI_LENGTH, storableDirective, storableUri } from '../../../src/hub/csp/sanitize.js'
+import { storableUserAgent, truncate } from '../../../src/hub/storable-text.js'
 
 describe('storableUri', () => {
   it.each([
