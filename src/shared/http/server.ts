@@ -82,8 +82,10 @@ export async function createServer(options: ServerOptions): Promise<App> {
   app.addHook('preClose', async () => {
     closing = true
   })
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook, not an async one: it runs on every response and should cost no promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
+    done(null, payload)
   })
   await app.register(errorHandling, { routeFailureMessages: options.routeFailureMessages ?? true })
   await app.register(openApi, options.openApi)
