@@ -10,8 +10,6 @@ export interface Counter {
 export interface CounterStore {
   /** Adds one hit; the window starts at the first hit and lasts `windowMs`. */
   increment(key: string, windowMs: number): Promise<Counter>
-  /** The current window's count, or null when there is none. */
-  get(key: string): Promise<Counter | null>
   /** Takes back one hit of the current window (never below zero); nothing when the window has passed. */
   decrement(key: string): Promise<void>
   reset(key: string): Promise<void>
@@ -33,10 +31,6 @@ export function createMemoryCounterStore(now: () => Date = () => new Date()): Co
       window.count += 1
       windows.set(key, window)
       return { count: window.count, resetInMs: window.resetAt - now().getTime() }
-    },
-    async get(key) {
-      const window = current(key)
-      return window ? { count: window.count, resetInMs: window.resetAt - now().getTime() } : null
     },
     async decrement(key) {
       const window = current(key)
