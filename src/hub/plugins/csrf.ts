@@ -31,9 +31,21 @@ export const CSRF_EXEMPT_PATHS: ReadonlySet<string> = new Set([
  */
 export const csrf = fp<CsrfOptions>(
   async function csrf(app: FastifyInstance, { cookieKeys, secureCookies, sessionIdOf }) {
-    const holdsBoundToken = (request: FastifyRequest) => {
-      const token = request.cookies[CSRF_COOKIE]
-      return token !== undefined && isCsrfTokenBound(token, cookieKeys, sessionIdOf(request))
+    // Both checks verify MACs, and the check and the response ask them of one request: once each.
+    const sessionIds = new WeakMap<FastifyRequest, string | null>()
+    const boundTokens = new WeakMap<FastifyRequest, boolean>()
+    const sessionIdFor = (request: FastifyRequest): string | null => {
+      if (!sessionIds.has(request)) sessionIds.set(request, sessionIdOf(request))
+      return sessionIds.get(request) ?? null
+    }
+    const holdsBoundToken = (request: FastifyRequest): boolean => {
+      let bound = boundTokens.get(request)
+      if (bound === undefined) {
+        const token = request.cookies[CSRF_COOKIE]
+        bound = token !== undefined && isCsrfTokenBound(token, cookieKeys, sessionIdFor(request))
+        boundTokens.set(request, bound)
+      }
+      return bound
     }
 
     app.addHook('onRequest', async (request) => {
@@ -42,20 +54,20 @@ export const csrf = fp<CsrfOptions>(
       if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
         throw forbidden('CSRF token missing or incorrect')
       }
-      if (sessionIdOf(request) !== null && !holdsBoundToken(request)) throw forbidden('CSRF token does not belong to this session')
+      if (sessionIdFor(request) !== null && !holdsBoundToken(request)) throw forbidden('CSRF token does not belong to this session')
     })
 
     // On send, so that responses the earlier stages refuse carry a token too. Never on a publicly
     // cacheable response: a shared cache would hand the same Set-Cookie to everyone it serves.
     app.addHook('onSend', async (request, reply) => {
       if (isPubliclyCacheable(reply) || setsCsrfCookie(reply) || holdsBoundToken(request)) return
-      reply.setCookie(CSRF_COOKIE, issueCsrfToken(cookieKeys, sessionIdOf(request)), csrfCookieOptions(secureCookies))
+      reply.setCookie(CSRF_COOKIE, issueCsrfToken(cookieKeys, sessionIdFor(request)), csrfCookieOptions(secureCookies))
     })
     // Errors answered before routing skip every hook, @fastify/cookie's parsing and writing too.
     app.addFrameworkErrorHook((request, reply) => {
       request.cookies = app.parseCookie(request.headers.cookie ?? '')
       if (holdsBoundToken(request)) return
-      const token = issueCsrfToken(cookieKeys, sessionIdOf(request))
+      const token = issueCsrfToken(cookieKeys, sessionIdFor(request))
       reply.header('set-cookie', app.serializeCookie(CSRF_COOKIE, token, csrfCookieOptions(secureCookies)))
     })
   },
