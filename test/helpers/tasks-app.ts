@@ -16,6 +16,13 @@ export const TEST_TASKS_CONFIG: TasksConfig = {
   hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json')
 }
 
+/** A grants store that is down: every lookup fails. */
+export const failingGrants = {
+  resolve: async () => {
+    throw new Error('grants store unavailable')
+  }
+}
+
 export function buildTestTasksApp(
   db: Kysely<Database>,
   options: { config?: Partial<TasksConfig> } & Pick<TasksAppDependencies, 'accessResolver' | 'verifySsoToken'> = {}

@@ -4,7 +4,7 @@ import { type GrantsRepository, createGrantsRepository } from '../../src/shared/
 import { buildTasksApp } from '../../src/tasks/app.js'
 import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
 import { capturedLog } from '../helpers/captured-log.js'
-import { TEST_TASKS_CONFIG, buildTestTasksApp } from '../helpers/tasks-app.js'
+import { TEST_TASKS_CONFIG, buildTestTasksApp, failingGrants } from '../helpers/tasks-app.js'
 
 /** The real repository, counting the calls that may write. */
 function countingGrants(grants: GrantsRepository) {
@@ -17,12 +17,6 @@ function countingGrants(grants: GrantsRepository) {
     }
   }
   return { counted, counts }
-}
-
-const failingGrants = {
-  resolve: async () => {
-    throw new Error('grants store unavailable')
-  }
 }
 
 describe.each(databasesUnderTest())('access grants on $name', (database) => {

@@ -3,7 +3,7 @@ import { SsoTokenError } from '../../src/shared/sso/token-verifier.js'
 import { buildTasksApp } from '../../src/tasks/app.js'
 import { capturedLog } from '../helpers/captured-log.js'
 import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
-import { TEST_TASKS_CONFIG } from '../helpers/tasks-app.js'
+import { TEST_TASKS_CONFIG, failingGrants } from '../helpers/tasks-app.js'
 
 const TOKEN = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ0b2tlbi11c2VyLTcxYTQifQ.c2lnbmF0dXJlLWJ5dGVzLTQ0Yjk'
 const TOKEN_USER = 'token-user-71a4c0de'
@@ -15,12 +15,6 @@ const verifySsoToken = async (token: string) => {
   if (token !== TOKEN) throw new SsoTokenError('invalid')
   return { userId: TOKEN_USER, email: undefined }
 }
-const failingGrants = {
-  resolve: async () => {
-    throw new Error('grants store unavailable')
-  }
-}
-
 describe.each(databasesUnderTest())('log redaction on $name', (database) => {
   const handle = useDatabase(database)
 
