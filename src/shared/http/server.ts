@@ -73,17 +73,15 @@ export async function createServer(options: ServerOptions): Promise<App> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done)
   )
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-  })
   // A request still in flight when the server starts closing is answered, then its keep-alive
   // connection ends with it: otherwise the close waits out the client's idle connection.
   let closing = false
   app.addHook('preClose', async () => {
     closing = true
   })
-  // A callback hook, not an async one: it runs on every response and should cost no promise.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // One callback hook, not async ones: it runs on every response and should cost no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id)
     if (closing) reply.header('connection', 'close')
     done(null, payload)
   })
