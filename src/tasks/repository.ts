@@ -10,6 +10,12 @@ export interface ListOptions {
   status?: TaskStatus | undefined
 }
 
+/** One page of a user's list; `hasMore` says whether another page follows. */
+export interface TaskPage {
+  tasks: Task[]
+  hasMore: boolean
+}
+
 export type TasksRepository = ReturnType<typeof createTasksRepository>
 
 /** Every read and write is scoped to the assignee: another user's task is simply not there. */
@@ -28,7 +34,7 @@ export function createTasksRepository(db: Kysely<Database>) {
     },
 
     /** Newest first; reads one row past the page to know whether another page follows. */
-    async listOwned(userId: string, options: ListOptions): Promise<{ tasks: Task[]; hasMore: boolean }> {
+    async listOwned(userId: string, options: ListOptions): Promise<TaskPage> {
       let query = ownedBy(userId)
       if (options.status) query = query.where('status', '=', options.status)
       const after = options.after

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { notFound } from '../../shared/errors.js'
 import type { App } from '../../shared/http/server.js'
 import { decodeCursor, encodeCursor } from '../cursor.js'
-import type { TasksRepository } from '../repository.js'
+import type { TaskPage, TasksRepository } from '../repository.js'
 import { isTaskId, newTask, taskChanges } from '../rules.js'
 import {
   CreateTaskBody,
@@ -19,6 +19,7 @@ export interface TaskRoutesOptions {
 }
 
 const TASK_NOT_FOUND = 'Task not found'
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 const tags = ['tasks']
 
 /** Any id but a UUID names no task: 404 without a database read. */
@@ -27,6 +28,10 @@ async function requireTaskId(request: FastifyRequest<{ Params: { taskId: string 
 }
 
 export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
+  // A page the list cache serves again is the same object, so the route's response serializer
+  // writes its body once.
+  const listBodies = new WeakMap<TaskPage, string>()
+
   app.get(
     '/tasks',
     {
@@ -38,12 +43,15 @@ export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
         response: { 200: TaskList, ...errorResponses(400, 401, 403, 500) }
       }
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit, cursor, status } = request.query
       const after = cursor === undefined ? undefined : decodeCursor(cursor)
       const page = await tasks.listOwned(request.userId, { limit, after, status })
       const last = page.tasks.at(-1)
-      return { ...page, nextCursor: page.hasMore && last ? encodeCursor(last) : null }
+      const response = { ...page, nextCursor: page.hasMore && last ? encodeCursor(last) : null }
+      let body = listBodies.get(page)
+      if (body === undefined) listBodies.set(page, (body = String(reply.serialize(response))))
+      return reply.type(JSON_CONTENT_TYPE).serializer(() => body).send(response)
     }
   )
 
