@@ -7,6 +7,7 @@ import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
 import { type SsoTokenVerifier, createSsoTokenVerifier, remoteHubKeys } from '../shared/sso/token-verifier.js'
 import { callerIdentification } from './identity.js'
+import { batchingInserts } from './insert-batching.js'
 import { cachingListReads } from './list-cache.js'
 import { accessCheck } from './plugins/access-check.js'
 import { createTasksRepository } from './repository.js'
@@ -50,7 +51,7 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
       applicationId: config.appId,
       permissionsEnabled: config.permissionsEnabled
     })
-    await scope.register(taskRoutes, { tasks: cachingListReads(createTasksRepository(db), db) })
+    await scope.register(taskRoutes, { tasks: cachingListReads(batchingInserts(createTasksRepository(db)), db) })
   })
   return app
 }

@@ -29,6 +29,11 @@ export function createTasksRepository(db: Kysely<Database>) {
       return task
     },
 
+    /** One statement, so all of them are stored or none is. */
+    async insertAll(tasks: Task[]): Promise<void> {
+      await db.insertInto('tasks').values(tasks).execute()
+    },
+
     async findOwned(id: string, userId: string): Promise<Task | undefined> {
       return (await ownedBy(userId).where('id', '=', id).executeTakeFirst()) as Task | undefined
     },
