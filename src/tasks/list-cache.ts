@@ -16,8 +16,9 @@ const OTHER_CONNECTIONS_COMMITS = CompiledQuery.raw('pragma data_version')
  * polls an unchanged list is answered without reading and decoding the rows again.
  *
  * A page is never served stale: this process's writes drop the writer's pages when they finish,
- * a read that overlapped any of them keeps nothing, and before a page is served from memory SQLite's
- * `data_version` tells whether another process wrote to the file; if one did, everything goes.
+ * a read that overlapped any of them keeps nothing, and before a page is served from memory
+ * SQLite's `data_version` tells whether another process wrote to the file; if one did, everything
+ * goes.
  * On PostgreSQL the lists are not cached: instances there share the database and nothing as cheap
  * says that another one wrote.
  */
@@ -52,20 +53,22 @@ export function cachingListReads(tasks: TasksRepository, db: Kysely<Database>): 
     commitsSeen = commits
   }
 
-  /** Drops the user's pages once the write is over, whether it succeeded or not. */
-  async function writing<T>(userId: string, write: Promise<T>): Promise<T> {
+  /** Drops the users' pages once the write is over, whether it succeeded or not. */
+  async function writing<T>(userIds: string[], write: Promise<T>): Promise<T> {
     try {
       return await write
     } finally {
-      forgetUser(userId)
+      for (const userId of userIds) forgetUser(userId)
     }
   }
 
+  // Every method that writes tasks is wrapped; a new one must be too.
   return {
     ...tasks,
-    insert: (task) => writing(task.assignee, tasks.insert(task)),
-    updateOwned: (id, userId, changes, now) => writing(userId, tasks.updateOwned(id, userId, changes, now)),
-    deleteOwned: (id, userId) => writing(userId, tasks.deleteOwned(id, userId)),
+    insert: (task) => writing([task.assignee], tasks.insert(task)),
+    insertAll: (all) => writing([...new Set(all.map((task) => task.assignee))], tasks.insertAll(all)),
+    updateOwned: (id, userId, changes, now) => writing([userId], tasks.updateOwned(id, userId, changes, now)),
+    deleteOwned: (id, userId) => writing([userId], tasks.deleteOwned(id, userId)),
 
     async listOwned(userId: string, options: ListOptions): Promise<TaskPage> {
       const key = pageKey(userId, options)

@@ -94,6 +94,14 @@ describe.each(databasesUnderTest())('cached lists on $name', (database) => {
     expect(await titles('?limit=10')).toEqual(['from another process', 'from this process'])
   })
 
+  it('shows the tasks of an insert of several at once', async () => {
+    const tasks = cachingListReads(createTasksRepository(handle.current.db), handle.current.db)
+    expect((await tasks.listOwned(user, { limit: 10 })).tasks).toEqual([])
+    const stored = [newTask({ title: 'one of two' }, user, new Date()), newTask({ title: 'two of two' }, user, new Date())]
+    await tasks.insertAll(stored)
+    expect((await tasks.listOwned(user, { limit: 10 })).tasks).toHaveLength(2)
+  })
+
   it('keeps nothing from a read that overlapped a write, so the write is never hidden', async () => {
     const repository = createTasksRepository(handle.current.db)
     const rowsRead = signal()
