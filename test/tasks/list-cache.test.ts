@@ -81,6 +81,7 @@ describe.each(databasesUnderTest())('cached lists on $name', (database) => {
   it('shows a task another process wrote to the same database', async () => {
     await create('from this process')
     expect(await titles('?limit=10')).toEqual(['from this process'])
+    expect(await titles('?limit=10')).toEqual(['from this process'])
 
     const { dataDir, databaseUrl, schema } = handle.current
     const other = openDatabase({ dataDir, databaseUrl, schema, maxConnections: 1 })
@@ -96,7 +97,7 @@ describe.each(databasesUnderTest())('cached lists on $name', (database) => {
 
   it('shows the tasks of an insert of several at once', async () => {
     const tasks = cachingListReads(createTasksRepository(handle.current.db), handle.current.db)
-    expect((await tasks.listOwned(user, { limit: 10 })).tasks).toEqual([])
+    for (let read = 0; read < 2; read++) expect((await tasks.listOwned(user, { limit: 10 })).tasks).toEqual([])
     const stored = [newTask({ title: 'one of two' }, user, new Date()), newTask({ title: 'two of two' }, user, new Date())]
     await tasks.insertAll(stored)
     expect((await tasks.listOwned(user, { limit: 10 })).tasks).toHaveLength(2)
@@ -106,25 +107,33 @@ describe.each(databasesUnderTest())('cached lists on $name', (database) => {
     const repository = createTasksRepository(handle.current.db)
     const rowsRead = signal()
     const handBack = signal()
+    let slow = false
     const tasks = cachingListReads(
       {
         ...repository,
-        // Reads the rows at once, then waits before handing them back, as a slow read would.
+        // A slow read gets its rows at once, then waits before handing them back.
         async listOwned(userId, options): Promise<TaskPage> {
           const page = await repository.listOwned(userId, options)
-          rowsRead.resolve()
-          await handBack.promise
+          if (slow) {
+            rowsRead.resolve()
+            await handBack.promise
+          }
           return page
         }
       },
       handle.current.db
     )
+    // The first page served from memory clears everything, as nothing says what was seen before:
+    // get that done first, so that only the guard against overlapping reads protects the list.
+    for (let read = 0; read < 2; read++) await tasks.listOwned(`${user}-elsewhere`, { limit: 10 })
 
+    slow = true
     const slowRead = tasks.listOwned(user, { limit: 10 })
     await rowsRead.promise
     await tasks.insert(newTask({ title: 'written meanwhile' }, user, new Date()))
     handBack.resolve()
     expect((await slowRead).tasks).toEqual([])
+    slow = false
 
     const next = await tasks.listOwned(user, { limit: 10 })
     expect(next.tasks.map((task) => task.title)).toEqual(['written meanwhile'])
