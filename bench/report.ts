@@ -12,11 +12,12 @@ export function missedTargets(rows: Row[]): Row[] {
   return rows.filter((row) => row.scenario.targetShareOfBare !== undefined && row.shareOfBare < row.scenario.targetShareOfBare)
 }
 
-export function formatReport(rows: Row[], when: Date): string {
+export function formatReport(rows: Row[], when: Date, nodeFlags: string[]): string {
   const missed = missedTargets(rows)
   const lines = [
     `Date: ${when.toISOString()}`,
     `Machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown model'}), Node ${process.version}, ${os.platform()} ${os.arch()}`,
+    `Servers: started with node ${[...nodeFlags, '<script>'].join(' ')}`,
     `Load: autocannon, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up then ${LOAD.measuredSeconds} s measured per scenario and round; the median round is shown`,
     '',
     '| Scenario | req/s (avg) | p50 ms | p99 ms | ratio to bare | target | met |',

@@ -17,6 +17,8 @@ const ROUNDS = 3
 /** Well above a normal run (about 75 s of load plus start-up), so a hang cannot last. */
 const TIME_LIMIT_MS = 180_000
 
+/** The build output: dist/bench/run.js is two levels below it. */
+const distDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'))
 /** A failed run keeps the servers' logs and database for a look; any other run leaves nothing behind. */
 let keepWorkDir = false
@@ -39,10 +41,12 @@ setTimeout(() => {
 }, TIME_LIMIT_MS).unref()
 
 try {
-  const servers = await startServers(workDir)
+  // Both servers run with the node flags of `npm start`, so the baseline runs as the service does.
+  const nodeFlags = startScriptNodeFlags()
+  const servers = await startServers(workDir, nodeFlags)
   await seedListUser(servers.tasks.baseUrl)
   const rows = await measureScenarios(servers)
-  console.log(formatReport(rows, new Date()))
+  console.log(formatReport(rows, new Date(), nodeFlags))
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`)
   keepWorkDir = true
@@ -51,8 +55,7 @@ try {
   await stopAllServices()
 }
 
-async function startServers(directory: string): Promise<Record<Server, RunningService>> {
-  const distDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+async function startServers(directory: string, nodeFlags: string[]): Promise<Record<Server, RunningService>> {
   // Only what the services need: an inherited DATABASE_URL, LOG_LEVEL or PORT must not leak in.
   const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production' }
   const [bare, tasks] = await Promise.all([
@@ -61,6 +64,7 @@ async function startServers(directory: string): Promise<Record<Server, RunningSe
       script: path.join(distDir, 'bench', 'bare-server.js'),
       readinessPath: '/',
       logDir: directory,
+      nodeFlags,
       env
     }),
     startService({
@@ -68,6 +72,7 @@ async function startServers(directory: string): Promise<Record<Server, RunningSe
       script: path.join(distDir, 'src', 'tasks', 'main.js'),
       readinessPath: '/health',
       logDir: directory,
+      nodeFlags,
       env: { ...env, DATA_DIR: path.join(directory, 'data') }
     })
   ])
@@ -105,4 +110,12 @@ async function measureScenarios(servers: Record<Server, RunningService>): Promis
     const middle = Math.floor(results.length / 2)
     return { scenario, measurement: byThroughput[middle]!.measurement, shareOfBare: byShare[middle]!.shareOfBare }
   })
+}
+
+/** The `config.nodeFlags` of package.json, which the start scripts pass to node. */
+function startScriptNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(distDir), 'package.json'), 'utf8')) as {
+    config?: { nodeFlags?: string }
+  }
+  return manifest.config?.nodeFlags?.split(' ').filter(Boolean) ?? []
 }

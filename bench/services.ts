@@ -13,6 +13,8 @@ export interface ServiceSpec {
   name: string
   /** Compiled entry point, run with this same node binary. */
   script: string
+  /** Node's own flags, before the script. */
+  nodeFlags: string[]
   /** Path that answers 200 once the service is ready to take load. */
   readinessPath: string
   /** Where the child's stdout and stderr go: off the terminal, but kept for a failed run. */
@@ -34,7 +36,7 @@ export async function startService(spec: ServiceSpec): Promise<RunningService> {
   const port = await freePort()
   const logFile = path.join(spec.logDir, `${spec.name}.log`)
   const log = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [spec.script], {
+  const child = spawn(process.execPath, [...spec.nodeFlags, spec.script], {
     env: { ...spec.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', log, log]
   })
