@@ -44,6 +44,8 @@ export function cachingListReads(tasks: TasksRepository, db: Kysely<Database>): 
     for (const key of keysByUser.get(userId) ?? []) pages.delete(key)
   }
 
+  // Through Kysely rather than on the raw handle: it then waits for a transaction in progress on
+  // the connection, whose snapshot would hide another process's newer commit.
   async function forgetAllIfOthersWrote() {
     const { rows } = await db.executeQuery<{ dataVersion: number }>(OTHER_CONNECTIONS_COMMITS)
     const commits = rows[0]?.dataVersion
