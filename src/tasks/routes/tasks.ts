@@ -50,7 +50,10 @@ export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
       const last = page.tasks.at(-1)
       const response = { ...page, nextCursor: page.hasMore && last ? encodeCursor(last) : null }
       let body = listBodies.get(page)
-      if (body === undefined) listBodies.set(page, (body = String(reply.serialize(response))))
+      if (body === undefined) {
+        body = String(reply.serialize(response))
+        listBodies.set(page, body)
+      }
       return reply.type(JSON_CONTENT_TYPE).serializer(() => body).send(response)
     }
   )
