@@ -13,6 +13,16 @@ describe.each(databasesUnderTest())('hub hub.app on $name', (database) => {
     expect(response.json()).toEqual({ status: 'ok' })
   })
 
+  it('keeps successful health probes out of the log, and logs other requests', async () => {
+    const log = capturedLog()
+    const logged = await buildTestHubApp(hub.handle, { logger: log.logger })
+    await logged.inject({ url: '/api/health' })
+    await logged.inject({ url: '/api/unknown' })
+    await logged.close()
+    const completed = log.lines.filter((line) => line.msg === 'request completed')
+    expect(completed.map((line) => [line.path, line.statusCode])).toEqual([['/api/unknown', 404]])
+  })
+
   it('answers unknown /api/* routes with 404 {error}', async () => {
     const response = await hub.app.inject({ url: '/api/unknown' })
     expect(response.statusCode).toBe(404)

@@ -4,7 +4,11 @@ import { HealthResponse } from '../../shared/http/schemas.js'
 export async function healthRoutes(app: App) {
   app.get(
     '/api/health',
-    { schema: { summary: 'Liveness check', tags: ['health'], response: { 200: HealthResponse } } },
+    {
+      // Probed every few seconds by orchestrators and load balancers.
+      config: { logSuccess: false },
+      schema: { summary: 'Liveness check', tags: ['health'], response: { 200: HealthResponse } }
+    },
     async () => ({ status: 'ok' as const })
   )
 }
