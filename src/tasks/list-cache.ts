@@ -37,7 +37,8 @@ export function cachingListReads(tasks: TasksRepository, db: Kysely<Database>): 
   })
   /** Moves on every drop; a read that began before one may have seen the rows before that write. */
   let generation = 0
-  let commitsSeen: unknown
+  /** Unknown until the first look: the first page served from memory then clears everything. */
+  let commitsSeen: number | undefined
 
   function forgetUser(userId: string) {
     generation++

@@ -7,10 +7,6 @@ import { newTask } from '../../src/tasks/rules.js'
 import { databasesUnderTest, useDatabase } from '../helpers/databases.js'
 import { buildTestTasksApp } from '../helpers/tasks-app.js'
 
-/**
- * Lists may be answered from memory (see list-cache.ts); whatever changes a user's tasks, here or
- * in another process, shows in that user's next list.
- */
 /** A promise and the function that settles it (Promise.withResolvers needs Node 22). */
 function signal() {
   let resolve = () => {}
@@ -20,6 +16,10 @@ function signal() {
   return { promise, resolve }
 }
 
+/**
+ * Lists may be answered from memory (see list-cache.ts); whatever changes a user's tasks, here or
+ * in another process, shows in that user's next list.
+ */
 describe.each(databasesUnderTest())('cached lists on $name', (database) => {
   const handle = useDatabase(database)
   let app: App
