@@ -1,5 +1,7 @@
 import autocannon from 'autocannon'
+import { processCpuMicroseconds } from './process-cpu.js'
 import type { Scenario } from './scenarios.js'
+import type { RunningService } from './services.js'
 
 export const LOAD = { connections: 32, warmUpSeconds: 1, measuredSeconds: 4 } as const
 
@@ -8,6 +10,8 @@ export interface Measurement {
   p50LatencyMs: number
   p99LatencyMs: number
   requests: number
+  /** The server's own CPU time per request in the measured run; undefined where it cannot be read. */
+  serverCpuMicrosecondsPerRequest: number | undefined
 }
 
 /**
@@ -15,14 +19,18 @@ export interface Measurement {
  * one. Any connection error, timeout or non-2xx answer in either fails the scenario: throughput
  * of failing requests says nothing about the service.
  */
-export async function measure(scenario: Scenario, baseUrl: string): Promise<Measurement> {
-  await run(scenario, baseUrl, LOAD.warmUpSeconds)
-  const result = await run(scenario, baseUrl, LOAD.measuredSeconds)
+export async function measure(scenario: Scenario, server: RunningService): Promise<Measurement> {
+  await run(scenario, server.baseUrl, LOAD.warmUpSeconds)
+  const cpuBefore = processCpuMicroseconds(server.pid)
+  const result = await run(scenario, server.baseUrl, LOAD.measuredSeconds)
+  const cpuAfter = processCpuMicroseconds(server.pid)
   return {
     requestsPerSecond: result.requests.average,
     p50LatencyMs: result.latency.p50,
     p99LatencyMs: result.latency.p99,
-    requests: result.requests.total
+    requests: result.requests.total,
+    serverCpuMicrosecondsPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total
   }
 }
 

@@ -20,8 +20,8 @@ export function formatReport(rows: Row[], when: Date, nodeFlags: string[]): stri
     `Servers: started with node ${[...nodeFlags, '<script>'].join(' ')}`,
     `Load: autocannon, ${LOAD.connections} connections, ${LOAD.warmUpSeconds} s warm-up then ${LOAD.measuredSeconds} s measured per scenario and round; the median round is shown`,
     '',
-    '| Scenario | req/s (avg) | p50 ms | p99 ms | ratio to bare | target | met |',
-    '|---|---:|---:|---:|---:|---:|:---:|',
+    '| Scenario | req/s (avg) | p50 ms | p99 ms | server CPU µs/req | ratio to bare | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|:---:|',
     ...rows.map(formatRow),
     '',
     missed.length === 0
@@ -38,6 +38,7 @@ function formatRow({ scenario, measurement, shareOfBare }: Row): string {
     Math.round(measurement.requestsPerSecond).toString(),
     measurement.p50LatencyMs.toString(),
     measurement.p99LatencyMs.toString(),
+    measurement.serverCpuMicrosecondsPerRequest?.toFixed(1) ?? 'n/a',
     ratio(shareOfBare),
     target === undefined ? 'baseline' : `≥ ${ratio(target)}`,
     target === undefined ? '—' : shareOfBare >= target ? 'yes' : '**NO**'

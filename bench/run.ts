@@ -82,7 +82,8 @@ async function startServers(directory: string, nodeFlags: string[]): Promise<Rec
 /**
  * Rounds of every scenario in turn, the baseline first in each, so a burst of load from elsewhere
  * on a shared machine skews one round rather than one scenario. Each scenario reports its median
- * round: its median req/s and latencies, and the median of its per-round ratios to the baseline.
+ * round by req/s (with that round's latencies and server CPU), and the median of its per-round
+ * ratios to the baseline.
  */
 async function measureScenarios(servers: Record<Server, RunningService>): Promise<Row[]> {
   const rounds: Map<string, { measurement: Measurement; shareOfBare: number }>[] = []
@@ -90,7 +91,7 @@ async function measureScenarios(servers: Record<Server, RunningService>): Promis
     const measured = new Map<string, Measurement>()
     for (const scenario of SCENARIOS) {
       console.error(`round ${round}/${ROUNDS}: measuring ${scenario.name}…`)
-      measured.set(scenario.name, await measure(scenario, servers[scenario.server].baseUrl))
+      measured.set(scenario.name, await measure(scenario, servers[scenario.server]))
     }
     const baseline = measured.get(BASELINE_SCENARIO)
     if (!baseline) throw new Error(`no ${BASELINE_SCENARIO} scenario to compare with`)

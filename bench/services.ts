@@ -6,6 +6,7 @@ import path from 'node:path'
 export interface RunningService {
   name: string
   baseUrl: string
+  pid: number
   logFile: string
 }
 
@@ -44,7 +45,8 @@ export async function startService(spec: ServiceSpec): Promise<RunningService> {
   running.add(child)
   child.once('exit', () => running.delete(child))
 
-  const service = { name: spec.name, baseUrl: `http://127.0.0.1:${port}`, logFile }
+  if (child.pid === undefined) throw new Error(`${spec.name} could not be started; see ${logFile}`)
+  const service = { name: spec.name, baseUrl: `http://127.0.0.1:${port}`, logFile, pid: child.pid }
   await waitUntilReady(child, service, spec.readinessPath)
   return service
 }
