@@ -1,12 +1,12 @@
 import fs from 'node:fs'
 
-/** Linux reports a process's CPU time in USER_HZ ticks, which are 1/100 s on every architecture Node runs on. */
+/** Linux reports a process's CPU time in USER_HZ ticks: 1/100 s on every architecture Node supports. */
 const MICROSECONDS_PER_TICK = 10_000
 
 /**
  * CPU time (user + system) a process has used so far, from `/proc/<pid>/stat`; undefined where
  * there is no procfs. Read around a measured run, it gives what each request cost the server
- * itself, which the load generator's share of the machine does not move.
+ * itself, which moves much less than throughput with the load generator's share of the machine.
  */
 export function processCpuMicroseconds(pid: number): number | undefined {
   let stat: string
