@@ -93,7 +93,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       docsCsp: 'app'
     },
     // A 5xx tells the client nothing but that it failed; the log has the rest.
-    routeFailureMessages: false
+    routeFailureMessages: false,
+    // The per-IP limits and the audit trail need the browser's address, not the proxy's.
+    trustedProxies: config.trustedProxies
   })
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)

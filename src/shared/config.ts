@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr'
 import fs from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
@@ -69,6 +70,11 @@ export interface HubConfig {
   apps: Record<string, string>
   /** Rate-limit counters live in Redis when set, else in process. */
   redisUrl: string | undefined
+  /**
+   * Reverse proxies whose `X-Forwarded-For` names the client: addresses, CIDR ranges or
+   * `loopback`, `linklocal`, `uniquelocal`. Empty: the client is the connection's peer.
+   */
+  trustedProxies: string[]
 }
 
 export interface Config {
@@ -142,7 +148,8 @@ function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): Hu
     sessionMaxAgeSeconds: read.positiveInteger('HUB_SESSION_MAX_AGE', THIRTY_DAYS_SECONDS),
     allowedOrigins: read.list('HUB_ALLOWED_ORIGINS').map((origin) => read.origin('HUB_ALLOWED_ORIGINS', origin)),
     apps: readApps(read, defaultApps),
-    redisUrl: readRedisUrl(read)
+    redisUrl: readRedisUrl(read),
+    trustedProxies: readTrustedProxies(read)
   }
 }
 
@@ -196,6 +203,20 @@ function readApps(read: ReturnType<typeof reader>, defaultApps: string): Record<
     return [name.trim(), read.origin('HUB_APPS', url.trim())] as const
   })
   return Object.fromEntries(entries)
+}
+
+/** Checked with the parser Fastify itself compiles the list with, so start-up names a bad entry. */
+function readTrustedProxies(read: ReturnType<typeof reader>): string[] {
+  const proxies = read.list('HUB_TRUSTED_PROXIES')
+  try {
+    proxyAddr.compile(proxies)
+  } catch (error) {
+    throw new ConfigError(
+      'HUB_TRUSTED_PROXIES',
+      `must list IP addresses, CIDR ranges, loopback, linklocal or uniquelocal (${(error as Error).message})`
+    )
+  }
+  return proxies
 }
 
 function readRedisUrl(read: ReturnType<typeof reader>): string | undefined {

@@ -24,7 +24,8 @@ export const TEST_HUB_CONFIG: HubConfig = {
   sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
   allowedOrigins: [TASKS_ORIGIN],
   apps: { tasks: TASKS_ORIGIN },
-  redisUrl: undefined
+  redisUrl: undefined,
+  trustedProxies: []
 }
 
 /** A clock the test moves by hand. */

@@ -21,7 +21,8 @@ describe('readConfig: hub section', () => {
       sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
       allowedOrigins: [],
       apps: { tasks: 'http://localhost:3000' },
-      redisUrl: undefined
+      redisUrl: undefined,
+      trustedProxies: []
     })
   })
 
@@ -37,7 +38,8 @@ describe('readConfig: hub section', () => {
       HUB_SESSION_MAX_AGE: '3600',
       HUB_ALLOWED_ORIGINS: 'https://app.example, http://localhost:5173',
       HUB_APPS: 'tasks=https://tasks.example,notes=https://notes.example:8443',
-      REDIS_URL: 'redis://127.0.0.1:6379'
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      HUB_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::1'
     })
     expect(hub).toEqual({
       port: 4001,
@@ -54,7 +56,8 @@ describe('readConfig: hub section', () => {
       sessionMaxAgeSeconds: 3600,
       allowedOrigins: ['https://app.example', 'http://localhost:5173'],
       apps: { tasks: 'https://tasks.example', notes: 'https://notes.example:8443' },
-      redisUrl: 'redis://127.0.0.1:6379'
+      redisUrl: 'redis://127.0.0.1:6379',
+      trustedProxies: ['loopback', '10.0.0.0/8', 'fd00::1']
     })
   })
 
@@ -79,7 +82,9 @@ describe('readConfig: hub section', () => {
     ['HUB_APPS', { HUB_APPS: 'tasks' }],
     ['HUB_APPS', { HUB_APPS: 'Tasks=http://localhost:3000' }],
     ['HUB_APPS', { HUB_APPS: 'tasks=not-a-url' }],
-    ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }]
+    ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
+    ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: 'proxy.example' }],
+    ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: '10.0.0.1,10.0.0.0/33' }]
   ])('refuses a bad %s, naming it', (variable, env) => {
     expect(() => readConfig(env)).toThrowError(ConfigError)
     expect(() => readConfig(env)).toThrowError(new RegExp(`^${variable}: `))

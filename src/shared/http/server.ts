@@ -26,6 +26,11 @@ export interface ServerOptions {
    * operation). When false every unexpected failure says only `Internal server error`.
    */
   routeFailureMessages?: boolean
+  /**
+   * Proxies whose `X-Forwarded-*` headers are believed (addresses, CIDR ranges or proxy-addr's
+   * named ranges). None by default: `request.ip` is the connection's peer.
+   */
+  trustedProxies?: string[]
 }
 
 /** Sets what every response carries on a reply Fastify answers before any hook has run. */
@@ -50,6 +55,7 @@ export async function createServer(options: ServerOptions): Promise<App> {
     logController: new RequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
     // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape,
     // the request id and whatever the app's plugins put on every response.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
