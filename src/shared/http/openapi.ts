@@ -32,7 +32,13 @@ export const openApi = fp<OpenApiOptions>(
         security: Object.keys(options.securitySchemes ?? {}).map((name) => ({ [name]: [] }))
       }
     })
-    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: (options.docsCsp ?? 'swagger') === 'swagger' })
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: (options.docsCsp ?? 'swagger') === 'swagger',
+      // Without the standalone top bar: its logo is an SVG with an inline <style>, which a strict
+      // policy refuses and reports on every visit, and its box loads other services' documents.
+      uiConfig: { layout: 'BaseLayout' }
+    })
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   },
   { name: 'openapi' }
