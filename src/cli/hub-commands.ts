@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { createUsersRepository } from '../hub/users/repository.js'
 import { createAccounts } from '../hub/users/accounts.js'
+import { setAccountDisabled } from '../hub/users/account-status.js'
 import { rotateSigningKeys } from '../hub/tokens/keyring.js'
 import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
 import { openDatabase } from '../shared/database/connect.js'
@@ -12,6 +13,8 @@ export const USAGE = `Administer the identity hub (same configuration as the hub
 
 Usage:
   npm run hub -- users:create --email EMAIL     reads the password from stdin
+  npm run hub -- users:disable --email EMAIL    blocks sign-in and ends the account's sessions
+  npm run hub -- users:enable --email EMAIL     lets a disabled account sign in again
   npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
   npm run hub -- csp:top [--limit N]            lists the most frequent CSP violations
   npm run hub -- --help
@@ -19,6 +22,10 @@ Usage:
 users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
 and works whether or not HUB_SIGNUP is open. Pipe the password in so it stays out of the shell
 history:  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
+
+users:disable takes effect at once for sign-in; a running hub stops accepting the account's
+sessions within a few seconds (it trusts a session it has just read for up to 4 s). SSO tokens
+already issued to applications stay valid until they expire (5 minutes).
 
 keys:rotate makes the new key sign from now on; the old one stays published at
 /.well-known/jwks.json until every token it signed has expired. A running hub picks it up
@@ -52,6 +59,9 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
     switch (command) {
       case 'users:create':
         return await createUser(config, parsed.values.email, io)
+      case 'users:disable':
+      case 'users:enable':
+        return await changeAccountStatus(config, command === 'users:disable', parsed.values.email, io)
       case 'keys:rotate':
         return await rotateKeys(config, io)
       case 'csp:top':
@@ -74,10 +84,7 @@ async function createUser(config: Config, email: string | undefined, io: CliIo):
     io.err('users:create needs --email')
     return 2
   }
-  if (config.hub.identityProvider.kind !== 'builtin') {
-    io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
-    return 1
-  }
+  if (!builtinAccounts(config, io)) return 1
   // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
   const password = (await io.readStdin()).replace(/\r?\n$/, '')
   const { db } = openDatabase(config.shared)
@@ -95,6 +102,36 @@ async function createUser(config: Config, email: string | undefined, io: CliIo):
   } finally {
     await db.destroy()
   }
+}
+
+async function changeAccountStatus(config: Config, disable: boolean, email: string | undefined, io: CliIo): Promise<number> {
+  const command = disable ? 'users:disable' : 'users:enable'
+  if (!email) {
+    io.err(`${command} needs --email`)
+    return 2
+  }
+  if (!builtinAccounts(config, io)) return 1
+  const { db } = openDatabase(config.shared)
+  try {
+    await migrateToLatest(db)
+    const changed = await setAccountDisabled(db, email, disable, new Date())
+    if (!changed) {
+      io.err('No account has this email')
+      return 1
+    }
+    const sessions = `${changed.endedSessions} session${changed.endedSessions === 1 ? '' : 's'}`
+    io.out(disable ? `Disabled ${changed.email} and ended ${sessions}.` : `Enabled ${changed.email}.`)
+    return 0
+  } finally {
+    await db.destroy()
+  }
+}
+
+/** Accounts live in the hub only with the built-in provider; says so otherwise. */
+function builtinAccounts(config: Config, io: CliIo): boolean {
+  if (config.hub.identityProvider.kind === 'builtin') return true
+  io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
+  return false
 }
 
 async function rotateKeys(config: Config, io: CliIo): Promise<number> {

@@ -52,6 +52,23 @@ describe('hub CLI', () => {
     ])
   })
 
+  it('disables and enables an account by email, saying how many sessions it ended', async () => {
+    expect(await runHubCli(['users:create', '--email', 'ada@example.com'], io('correct horse battery staple'))).toBe(0)
+    expect(await runHubCli(['users:disable', '--email', 'Ada@Example.com'], io())).toBe(0)
+    expect(await runHubCli(['users:enable', '--email', 'ada@example.com'], io())).toBe(0)
+    expect(output.out.slice(1)).toEqual(['Disabled ada@example.com and ended 0 sessions.', 'Enabled ada@example.com.'])
+
+    expect(await runHubCli(['users:disable', '--email', 'bob@example.com'], io())).toBe(1)
+    expect(await runHubCli(['users:enable'], io())).toBe(2)
+    expect(output.err).toEqual(['No account has this email', 'users:enable needs --email'])
+  })
+
+  it('refuses account commands when accounts live at an external provider', async () => {
+    const oidc = { HUB_IDP: 'oidc', HUB_IDP_JWKS_URL: 'https://idp.example/jwks', HUB_IDP_ISSUER: 'https://idp.example', HUB_IDP_AUDIENCE: 'hearth' }
+    expect(await runHubCli(['users:disable', '--email', 'ada@example.com'], io('', oidc))).toBe(1)
+    expect(output.err).toEqual(['HUB_IDP is oidc: accounts live at the external identity provider, not in the hub'])
+  })
+
   it('rotates the signing keys in DATA_DIR, keeping the old one', async () => {
     expect(await runHubCli(['keys:rotate'], io())).toBe(0)
     expect(await runHubCli(['keys:rotate'], io())).toBe(0)

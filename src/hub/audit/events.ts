@@ -8,7 +8,9 @@ export const AUDIT_EVENT_TYPES = [
   'sso-token.issued',
   'privacy.updated',
   'consent.recorded',
-  'export.created'
+  'export.created',
+  'account.disabled',
+  'account.enabled'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 
