@@ -1,6 +1,5 @@
 import type { Config } from '../shared/config.js'
-import { openDatabase } from '../shared/database/connect.js'
-import { migrateToLatest } from '../shared/database/migrate.js'
+import { withDatabase } from './database.js'
 import { type ViolationSummary, mostFrequentViolations } from '../hub/csp/top.js'
 
 const DEFAULT_LIMIT = 20
@@ -24,16 +23,10 @@ export async function cspTop(config: Config, limitArgument: string | undefined, 
     io.err(`--limit must be an integer from 1 to ${MAX_LIMIT}.`)
     return 2
   }
-  const { db } = openDatabase(config.shared)
-  try {
-    await migrateToLatest(db)
-    const violations = await mostFrequentViolations(db, limit)
-    if (violations.length === 0) io.err('No CSP reports.')
-    else io.out(formatTable(violations))
-    return 0
-  } finally {
-    await db.destroy()
-  }
+  const violations = await withDatabase(config.shared, (db) => mostFrequentViolations(db, limit))
+  if (violations.length === 0) io.err('No CSP reports.')
+  else io.out(formatTable(violations))
+  return 0
 }
 
 function formatTable(violations: readonly ViolationSummary[]): string {

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util'
 import { PERMISSIONS, type Permission, isPermission } from '../shared/access-grants/grant.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
-import { openDatabase } from '../shared/database/connect.js'
-import { migrateToLatest } from '../shared/database/migrate.js'
 import { readConfigOrExit } from '../shared/runtime.js'
+import { withDatabase } from './database.js'
 
 const USAGE = `Manage access grants (the same database as the services: DATABASE_URL or DATA_DIR).
 
@@ -28,46 +27,43 @@ if (values.help || !command) {
 
 const config = readConfigOrExit()
 const applicationId = values.app ?? config.tasks.appId
-const { db } = openDatabase(config.shared)
-
 try {
-  await migrateToLatest(db)
-  const grants = createGrantsRepository(db)
-  switch (command) {
-    case 'list': {
-      const rows = await grants.list({ userId: values.user, applicationId: values.app })
-      for (const grant of rows) {
-        console.log([grant.userId, grant.applicationId, grant.roles.join(','), grant.permissions.join(','), grant.grantedBy, grant.createdAt].join('\t'))
+  await withDatabase(config.shared, async (db) => {
+    const grants = createGrantsRepository(db)
+    switch (command) {
+      case 'list': {
+        const rows = await grants.list({ userId: values.user, applicationId: values.app })
+        for (const grant of rows) {
+          console.log([grant.userId, grant.applicationId, grant.roles.join(','), grant.permissions.join(','), grant.grantedBy, grant.createdAt].join('\t'))
+        }
+        if (rows.length === 0) console.error('No grants.')
+        break
       }
-      if (rows.length === 0) console.error('No grants.')
-      break
+      case 'grant': {
+        const grant = await grants.upsert({
+          userId: requireUser(),
+          applicationId,
+          roles: list(values.roles ?? 'member'),
+          permissions: permissions(values.permissions ?? PERMISSIONS.join(',')),
+          grantedBy: 'cli'
+        })
+        console.log(`Granted ${grant.permissions.join(',') || 'no permissions'} on ${grant.applicationId} to ${grant.userId}.`)
+        break
+      }
+      case 'revoke': {
+        const user = requireUser()
+        const revoked = await grants.revoke(user, applicationId)
+        console.log(revoked ? `Revoked the grant of ${user} on ${applicationId}.` : `${user} had no grant on ${applicationId}.`)
+        break
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".`)
     }
-    case 'grant': {
-      const grant = await grants.upsert({
-        userId: requireUser(),
-        applicationId,
-        roles: list(values.roles ?? 'member'),
-        permissions: permissions(values.permissions ?? PERMISSIONS.join(',')),
-        grantedBy: 'cli'
-      })
-      console.log(`Granted ${grant.permissions.join(',') || 'no permissions'} on ${grant.applicationId} to ${grant.userId}.`)
-      break
-    }
-    case 'revoke': {
-      const user = requireUser()
-      const revoked = await grants.revoke(user, applicationId)
-      console.log(revoked ? `Revoked the grant of ${user} on ${applicationId}.` : `${user} had no grant on ${applicationId}.`)
-      break
-    }
-    default:
-      throw new UsageError(`Unknown command "${command}".`)
-  }
+  })
 } catch (error) {
   if (!(error instanceof UsageError)) throw error
   console.error(`${error.message}\n\n${USAGE}`)
   process.exitCode = 2
-} finally {
-  await db.destroy()
 }
 
 function parseCommandLine() {

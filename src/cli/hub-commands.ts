@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util'
 import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
+import { withDatabase } from './database.js'
 import { createUsersRepository } from '../hub/users/repository.js'
 import { createAccounts } from '../hub/users/accounts.js'
 import { setAccountDisabled } from '../hub/users/account-status.js'
 import { rotateSigningKeys } from '../hub/tokens/keyring.js'
 import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
-import { openDatabase } from '../shared/database/connect.js'
-import { migrateToLatest } from '../shared/database/migrate.js'
 import { HttpError } from '../shared/errors.js'
 
 export const USAGE = `Administer the identity hub (same configuration as the hub: DATABASE_URL or DATA_DIR, HUB_*).
@@ -87,10 +86,10 @@ async function createUser(config: Config, email: string | undefined, io: CliIo):
   if (!builtinAccounts(config, io)) return 1
   // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
   const password = (await io.readStdin()).replace(/\r?\n$/, '')
-  const { db } = openDatabase(config.shared)
   try {
-    await migrateToLatest(db)
-    const { userId, email: stored } = await createAccounts(createUsersRepository(db)).create({ email, password }, new Date())
+    const { userId, email: stored } = await withDatabase(config.shared, (db) =>
+      createAccounts(createUsersRepository(db)).create({ email, password }, new Date())
+    )
     io.out(`Created ${stored} with id ${userId}.`)
     return 0
   } catch (error) {
@@ -99,8 +98,6 @@ async function createUser(config: Config, email: string | undefined, io: CliIo):
       return 1
     }
     throw error
-  } finally {
-    await db.destroy()
   }
 }
 
@@ -111,20 +108,14 @@ async function changeAccountStatus(config: Config, disable: boolean, email: stri
     return 2
   }
   if (!builtinAccounts(config, io)) return 1
-  const { db } = openDatabase(config.shared)
-  try {
-    await migrateToLatest(db)
-    const changed = await setAccountDisabled(db, email, disable, new Date())
-    if (!changed) {
-      io.err('No account has this email')
-      return 1
-    }
-    const sessions = `${changed.endedSessions} session${changed.endedSessions === 1 ? '' : 's'}`
-    io.out(disable ? `Disabled ${changed.email} and ended ${sessions}.` : `Enabled ${changed.email}.`)
-    return 0
-  } finally {
-    await db.destroy()
+  const changed = await withDatabase(config.shared, (db) => setAccountDisabled(db, email, disable, new Date()))
+  if (!changed) {
+    io.err('No account has this email')
+    return 1
   }
+  const sessions = `${changed.endedSessions} session${changed.endedSessions === 1 ? '' : 's'}`
+  io.out(disable ? `Disabled ${changed.email} and ended ${sessions}.` : `Enabled ${changed.email}.`)
+  return 0
 }
 
 /** Accounts live in the hub only with the built-in provider; says so otherwise. */
