@@ -57,10 +57,9 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
     const config = readConfig(io.env)
     switch (command) {
       case 'users:create':
-        return await createUser(config, parsed.values.email, io)
       case 'users:disable':
       case 'users:enable':
-        return await changeAccountStatus(config, command === 'users:disable', parsed.values.email, io)
+        return await accountCommand(command, config, parsed.values.email, io)
       case 'keys:rotate':
         return await rotateKeys(config, io)
       case 'csp:top':
@@ -78,12 +77,21 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function createUser(config: Config, email: string | undefined, io: CliIo): Promise<number> {
+/** The users:* commands: each names an account by --email, and accounts live in the hub only with the built-in provider. */
+async function accountCommand(command: 'users:create' | 'users:disable' | 'users:enable', config: Config, email: string | undefined, io: CliIo): Promise<number> {
   if (!email) {
-    io.err('users:create needs --email')
+    io.err(`${command} needs --email`)
     return 2
   }
-  if (!builtinAccounts(config, io)) return 1
+  if (config.hub.identityProvider.kind !== 'builtin') {
+    io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
+    return 1
+  }
+  if (command === 'users:create') return createUser(config, email, io)
+  return changeAccountStatus(config, command === 'users:disable', email, io)
+}
+
+async function createUser(config: Config, email: string, io: CliIo): Promise<number> {
   // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
   const password = (await io.readStdin()).replace(/\r?\n$/, '')
   try {
@@ -101,13 +109,7 @@ async function createUser(config: Config, email: string | undefined, io: CliIo):
   }
 }
 
-async function changeAccountStatus(config: Config, disable: boolean, email: string | undefined, io: CliIo): Promise<number> {
-  const command = disable ? 'users:disable' : 'users:enable'
-  if (!email) {
-    io.err(`${command} needs --email`)
-    return 2
-  }
-  if (!builtinAccounts(config, io)) return 1
+async function changeAccountStatus(config: Config, disable: boolean, email: string, io: CliIo): Promise<number> {
   const changed = await withDatabase(config.shared, (db) => setAccountDisabled(db, email, disable, new Date()))
   if (!changed) {
     io.err('No account has this email')
@@ -116,13 +118,6 @@ async function changeAccountStatus(config: Config, disable: boolean, email: stri
   const sessions = `${changed.endedSessions} session${changed.endedSessions === 1 ? '' : 's'}`
   io.out(disable ? `Disabled ${changed.email} and ended ${sessions}.` : `Enabled ${changed.email}.`)
   return 0
-}
-
-/** Accounts live in the hub only with the built-in provider; says so otherwise. */
-function builtinAccounts(config: Config, io: CliIo): boolean {
-  if (config.hub.identityProvider.kind === 'builtin') return true
-  io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
-  return false
 }
 
 async function rotateKeys(config: Config, io: CliIo): Promise<number> {

@@ -65,8 +65,10 @@ describe('hub CLI', () => {
 
   it('refuses account commands when accounts live at an external provider', async () => {
     const oidc = { HUB_IDP: 'oidc', HUB_IDP_JWKS_URL: 'https://idp.example/jwks', HUB_IDP_ISSUER: 'https://idp.example', HUB_IDP_AUDIENCE: 'hearth' }
-    expect(await runHubCli(['users:disable', '--email', 'ada@example.com'], io('', oidc))).toBe(1)
-    expect(output.err).toEqual(['HUB_IDP is oidc: accounts live at the external identity provider, not in the hub'])
+    for (const command of ['users:create', 'users:disable', 'users:enable']) {
+      expect(await runHubCli([command, '--email', 'ada@example.com'], io('correct horse battery staple', oidc))).toBe(1)
+    }
+    expect(output.err).toEqual(Array(3).fill('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub'))
   })
 
   it('rotates the signing keys in DATA_DIR, keeping the old one', async () => {
