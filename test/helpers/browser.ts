@@ -14,6 +14,22 @@ const CHROMIUM_ARGS = [
   '--no-first-run'
 ]
 
+let noticePrinted = false
+
+/**
+ * Whether Chromium is here for the browser suites: when it is missing they are skipped with a
+ * notice. In CI a missing Chromium is a failure, never a silent skip.
+ */
+export function chromiumUnderTest(): boolean {
+  if (fs.existsSync(CHROMIUM)) return true
+  if (process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: it must be installed in CI (apt-get install -y chromium, or set CHROMIUM_PATH)`)
+  if (!noticePrinted) {
+    noticePrinted = true
+    console.warn(`Notice: Chromium was not found at ${CHROMIUM}, so the browser tests are skipped (apt-get install -y chromium, or set CHROMIUM_PATH).`)
+  }
+  return false
+}
+
 /** Headless Chromium; Playwright gives each launch a fresh, temporary user-data directory. */
 export function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package or set CHROMIUM_PATH`)

@@ -3,11 +3,13 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, recordCspViolations } from '../helpers/browser.js'
+import { chromiumUnderTest, launchChromium, recordCspViolations } from '../helpers/browser.js'
 import { type ServerProcess, freePort, startBuilt } from '../helpers/server-process.js'
 
+const withChromium = chromiumUnderTest()
+
 /** Swagger UI at /docs under the hub's strict policy (no relaxation of its own), in a real browser. */
-describe('the API documentation in a browser', { timeout: 60_000 }, () => {
+describe.skipIf(!withChromium)('the API documentation in a browser', { timeout: 60_000 }, () => {
   let hub: ServerProcess
   let browser: Browser
   let dataDir: string

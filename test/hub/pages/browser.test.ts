@@ -6,9 +6,11 @@ import path from 'node:path'
 import { decodeJwt } from 'jose'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { keepScreenshots, keyboardWalk, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
+import { chromiumUnderTest, keepScreenshots, keyboardWalk, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
 import { GOOD_PASSWORD } from '../../helpers/hub-app.js'
 import { type ServerProcess, freePort, startBuilt } from '../../helpers/server-process.js'
+
+const withChromium = chromiumUnderTest()
 
 const HUB_ENTRY = 'dist/src/hub/main.js'
 
@@ -17,7 +19,7 @@ const HUB_ENTRY = 'dist/src/hub/main.js'
  * through every page, in order. Each page visited is scanned by axe-core, and the whole run must
  * meet no CSP violation, in the browser or reported to the hub.
  */
-describe('hub pages in a browser', { timeout: 60_000 }, () => {
+describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, () => {
   let hub: ServerProcess
   let browser: Browser
   let context: BrowserContext
