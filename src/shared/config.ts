@@ -24,6 +24,8 @@ export interface SharedConfig {
   dataDir: string
   /** A postgres:// URL selects PostgreSQL; without one the embedded SQLite file is used. */
   databaseUrl: string | undefined
+  /** How long start-up waits for an unreachable database before giving up, in seconds. */
+  databaseConnectTimeoutSeconds: number
   logLevel: LogLevel
 }
 
@@ -97,6 +99,7 @@ export function readConfig(env: Env = process.env): Config {
       host,
       dataDir: path.resolve(read.string('DATA_DIR', './data')),
       databaseUrl: read.databaseUrl('DATABASE_URL'),
+      databaseConnectTimeoutSeconds: read.positiveInteger('DATABASE_CONNECT_TIMEOUT', 60),
       logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info')
     },
     tasks: {

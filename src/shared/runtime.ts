@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace'
 import type { Kysely } from 'kysely'
 import { type Config, ConfigError, createDataDir, readConfig } from './config.js'
+import { DatabaseUnreachableError, waitForDatabase } from './database/availability.js'
 import { openDatabase } from './database/connect.js'
 import { migrateToLatest } from './database/migrate.js'
 import type { Database } from './database/schema.js'
@@ -23,13 +24,14 @@ export interface Service {
 const SHUTDOWN_GRACE_MS = 10_000
 
 /**
- * Reads the configuration, opens and migrates the database, starts each service on its port, and
- * on SIGTERM/SIGINT stops accepting, lets in-flight requests finish, closes the database, exits 0.
+ * Reads the configuration, waits for the database (for DATABASE_CONNECT_TIMEOUT at most) and
+ * migrates it, starts each service on its port, and on SIGTERM/SIGINT stops accepting, lets
+ * in-flight requests finish, closes the database, exits 0.
  */
 export async function runServices(services: Service[]): Promise<void> {
   const config = readConfigOrExit()
   const logger = createLogger(config.shared.logLevel)
-  const { db, dialect } = openDatabase(config.shared)
+  const { db, dialect } = openDatabase({ ...config.shared, logger })
   const apps: App[] = []
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger }, async ({ signal, err }) => {
@@ -39,12 +41,24 @@ export async function runServices(services: Service[]): Promise<void> {
     await db.destroy()
   })
 
+  await waitForDatabaseOrExit(db, config, logger)
   await migrateToLatest(db)
   logger.info({ dialect }, 'database ready')
   for (const service of services) {
     const app = await service.build({ config, db, logger: logger.child({ service: service.name }) })
     apps.push(app)
     await app.listen({ host: config.shared.host, port: service.port(config) })
+  }
+}
+
+async function waitForDatabaseOrExit(db: Kysely<Database>, config: Config, logger: Logger): Promise<void> {
+  try {
+    await waitForDatabase(db, { timeoutMs: config.shared.databaseConnectTimeoutSeconds * 1000, logger })
+  } catch (error) {
+    if (!(error instanceof DatabaseUnreachableError)) throw error
+    logger.fatal({ reason: error.message }, 'giving up: the database is unreachable (DATABASE_CONNECT_TIMEOUT)')
+    await db.destroy()
+    process.exit(1)
   }
 }
 

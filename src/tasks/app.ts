@@ -3,6 +3,8 @@ import { type AccessResolver, createAccessResolver } from '../shared/access-gran
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import type { TasksConfig } from '../shared/config.js'
 import type { Database } from '../shared/database/schema.js'
+import { pingDatabase } from '../shared/database/availability.js'
+import { READINESS_CHECK_TIMEOUT_MS, readinessRoute } from '../shared/http/readiness.js'
 import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
 import { type SsoTokenVerifier, createSsoTokenVerifier, remoteHubKeys } from '../shared/sso/token-verifier.js'
@@ -25,13 +27,15 @@ export interface TasksAppDependencies {
 }
 
 /**
- * The task manager: health outside the access check; every task route behind it.
+ * The task manager: health and readiness outside the access check; every task route behind it.
  * Reading this function tells how a request is handled.
  */
 export async function buildTasksApp(dependencies: TasksAppDependencies): Promise<App> {
   const { config, db, logger, accessResolver } = dependencies
   const app = await createServer({
     logger,
+    // The spec names the 500 each operation answers; an outage is one more such failure.
+    databaseOutage: 'route-failure',
     openApi: {
       title: 'Hearth task manager',
       description: "Tasks owned by a user, who is named by the x-user-id header or the hub's SSO token (TASKS_AUTH).",
@@ -44,6 +48,9 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
   })
 
   await app.register(healthRoutes)
+  await app.register(
+    readinessRoute({ path: '/ready', checks: { database: () => pingDatabase(db, READINESS_CHECK_TIMEOUT_MS) }, security: [] })
+  )
   await app.register(async function protectedRoutes(scope) {
     await scope.register(accessCheck, {
       identify: callerIdentification(config.auth, ssoTokenVerifier(dependencies)),

@@ -5,7 +5,13 @@ import { ConfigError, readConfig } from '../../src/shared/config.js'
 describe('configuration', () => {
   it('has safe defaults: loopback, port 3000, SQLite under ./data, permissions off, app id "tasks"', () => {
     const config = readConfig({})
-    expect(config.shared).toEqual({ host: '127.0.0.1', dataDir: path.resolve('data'), databaseUrl: undefined, logLevel: 'info' })
+    expect(config.shared).toEqual({
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      databaseUrl: undefined,
+      databaseConnectTimeoutSeconds: 60,
+      logLevel: 'info'
+    })
     expect(config.tasks).toEqual({
       port: 3000,
       appId: 'tasks',
@@ -33,6 +39,7 @@ describe('configuration', () => {
       PORT: '8080',
       DATA_DIR: '/var/lib/hearth',
       DATABASE_URL: 'postgres://db.internal/hearth',
+      DATABASE_CONNECT_TIMEOUT: '5',
       LOG_LEVEL: 'warn',
       PERMISSIONS_ENABLED: 'true',
       TASKS_APP_ID: 'todo',
@@ -42,6 +49,7 @@ describe('configuration', () => {
       host: '0.0.0.0',
       dataDir: '/var/lib/hearth',
       databaseUrl: 'postgres://db.internal/hearth',
+      databaseConnectTimeoutSeconds: 5,
       logLevel: 'warn'
     })
     expect(config.tasks).toMatchObject({ port: 8080, appId: 'todo', permissionsEnabled: true, auth: 'either' })
@@ -71,6 +79,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'verbose'],
     ['PERMISSIONS_ENABLED', 'yes please'],
     ['DATABASE_URL', 'sqlite:///tmp/x.db'],
+    ['DATABASE_CONNECT_TIMEOUT', 'forever'],
+    ['DATABASE_CONNECT_TIMEOUT', '0'],
     ['TASKS_APP_ID', 'has spaces'],
     ['TASKS_AUTH', 'password'],
     ['HUB_JWKS_URL', 'ftp://keys'],

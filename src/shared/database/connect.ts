@@ -4,6 +4,8 @@ import SQLite from 'better-sqlite3'
 import { LRUCache } from 'lru-cache'
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
+import type { Logger } from '../logging.js'
+import { outageReason } from './availability.js'
 import type { Database } from './schema.js'
 
 export type DatabaseDialect = 'sqlite' | 'postgres'
@@ -21,7 +23,15 @@ export interface DatabaseOptions {
   schema?: string | undefined
   /** Largest PostgreSQL pool size. */
   maxConnections?: number | undefined
+  /** Where a connection lost while idle is reported. */
+  logger?: Logger | undefined
 }
+
+/**
+ * How long a request waits for a new PostgreSQL connection. node-postgres waits for ever by
+ * default, so an unreachable server would hold every request until the client gave up.
+ */
+const CONNECT_TIMEOUT_MS = 5_000
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const plugins = [new CamelCasePlugin()]
@@ -29,18 +39,36 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Finds a connection whose server or network went away while it sat idle.
+      keepAlive: true,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {})
     })
+    replaceLostConnections(pool, options.logger)
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' }
   }
   fs.mkdirSync(options.dataDir, { recursive: true })
   const file = new SQLite(path.join(options.dataDir, 'hearth.db'))
+  // First, so that every later statement, the switch to WAL included, waits for a process that
+  // holds the lock (several starting at once on a fresh file) instead of failing.
+  file.pragma('busy_timeout = 5000')
   // WAL lets readers run beside the writer; NORMAL sync in WAL mode survives a process crash.
   file.pragma('journal_mode = WAL')
   file.pragma('synchronous = NORMAL')
-  file.pragma('busy_timeout = 5000')
   file.pragma('foreign_keys = ON')
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(file) }), plugins }), dialect: 'sqlite' }
+}
+
+/**
+ * A connection the server ends (a restart, a failover, `pg_terminate_backend`) emits `error`.
+ * node-postgres drops it from the pool and connects anew on the next query, but an `error`
+ * event nobody listens to ends the process; so each loss is logged in one line and nothing more.
+ * A connection checked out between two queries of a transaction has no pool listener, hence
+ * one of its own: the query that next uses it fails, and the pool discards it on release.
+ */
+function replaceLostConnections(pool: pg.Pool, logger: Logger | undefined): void {
+  pool.on('error', (error) => logger?.warn({ reason: outageReason(error) }, 'database connection lost; the pool will open a new one'))
+  pool.on('connect', (client) => client.on('error', () => {}))
 }
 
 /** Distinct SQL texts the application runs; far more than it has, far fewer than memory allows. */

@@ -1,9 +1,15 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { isDatabaseUnavailable, outageReason } from '../database/availability.js'
 import { HttpError } from '../errors.js'
 
 /** What every unexpected failure tells the client; the log keeps the rest. */
 export const INTERNAL_SERVER_ERROR = 'Internal server error'
+
+/** What a request that met a database outage is told, with `Retry-After`, where it answers 503. */
+export const SERVICE_UNAVAILABLE = 'The service is temporarily unavailable; try again shortly'
+/** Long enough for a pool to reconnect after a restart or failover, short enough for a person. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 2
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,10 +32,17 @@ const CLIENT_MESSAGES: Record<string, string> = {
 export interface ErrorHandlingOptions {
   /** Whether an unexpected 5xx answers the route's `failureMessage` rather than `Internal server error`. */
   routeFailureMessages: boolean
+  /**
+   * How a request that failed because the database is unreachable is answered: `unavailable`, a
+   * 503 with `Retry-After`; `route-failure`, like any other failure of its route (the task
+   * manager, whose spec names its 500s).
+   */
+  databaseOutage: 'unavailable' | 'route-failure'
 }
 
 export const errorHandling = fp<ErrorHandlingOptions>(
-  async function errorHandling(app: FastifyInstance, { routeFailureMessages }) {
+  async function errorHandling(app: FastifyInstance, { routeFailureMessages, databaseOutage }) {
+    const routeFailure = (request: FastifyRequest) => (routeFailureMessages ? request.routeOptions.config.failureMessage : undefined)
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500
       if (status < 500) {
@@ -37,9 +50,16 @@ export const errorHandling = fp<ErrorHandlingOptions>(
         request.log.info({ statusCode: status, code: error.code, reason: message }, 'request rejected')
         return reply.code(status).send({ error: message })
       }
+      // An HttpError was answered on purpose (the identity provider's 503), whatever caused it.
+      if (!(error instanceof HttpError) && isDatabaseUnavailable(error)) {
+        // An outage fails every request alike: one line each, without a stack that says nothing new.
+        request.log.error({ reason: outageReason(error) }, 'database unavailable')
+        if (databaseOutage === 'route-failure') return reply.code(500).send({ error: routeFailure(request) ?? INTERNAL_SERVER_ERROR })
+        return reply.code(503).header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS)).send({ error: SERVICE_UNAVAILABLE })
+      }
       request.log.error({ err: error }, 'request failed')
       // An HttpError's message is written for the client; any other 5xx says only what failed.
-      const message = error instanceof HttpError ? error.message : routeFailureMessages ? request.routeOptions.config.failureMessage : undefined
+      const message = error instanceof HttpError ? error.message : routeFailure(request)
       return reply.code(status).send({ error: message ?? INTERNAL_SERVER_ERROR })
     })
     app.setNotFoundHandler((request, reply) => {

@@ -11,3 +11,15 @@ export const HealthResponse = Type.Object({ status: Type.Literal('ok') })
 export function errorResponses<const S extends readonly number[]>(...statuses: S) {
   return Object.fromEntries(statuses.map((status) => [status, ErrorResponse])) as Record<S[number], typeof ErrorResponse>
 }
+
+export const ReadyResponse = Type.Object({ status: Type.Literal('ready') })
+
+export const NotReadyResponse = Type.Object(
+  {
+    error: Type.String({ description: 'What is down' }),
+    checks: Type.Record(Type.String(), Type.Union([Type.Literal('up'), Type.Literal('down')]), {
+      description: 'Each dependency the service needs, and whether it answered'
+    })
+  },
+  { description: 'A dependency is down: take this instance out of rotation until it answers 200 again' }
+)

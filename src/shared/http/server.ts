@@ -8,7 +8,7 @@ import Fastify, {
 } from 'fastify'
 import type { Logger } from '../logging.js'
 import { requestIdFor } from '../logging.js'
-import { INTERNAL_SERVER_ERROR, errorHandling } from './error-handler.js'
+import { type ErrorHandlingOptions, INTERNAL_SERVER_ERROR, errorHandling } from './error-handler.js'
 import { RequestLog } from './request-log.js'
 import { type OpenApiOptions, openApi } from './openapi.js'
 import { formatSchemaErrors, validatorCompiler } from './validation.js'
@@ -26,6 +26,8 @@ export interface ServerOptions {
    * operation). When false every unexpected failure says only `Internal server error`.
    */
   routeFailureMessages?: boolean
+  /** How a request that met a database outage is answered (see `ErrorHandlingOptions`); 503 by default. */
+  databaseOutage?: ErrorHandlingOptions['databaseOutage']
   /**
    * Proxies whose `X-Forwarded-*` headers are believed (addresses, CIDR ranges or proxy-addr's
    * named ranges). None by default: `request.ip` is the connection's peer.
@@ -91,7 +93,10 @@ export async function createServer(options: ServerOptions): Promise<App> {
     if (closing) reply.header('connection', 'close')
     done(null, payload)
   })
-  await app.register(errorHandling, { routeFailureMessages: options.routeFailureMessages ?? true })
+  await app.register(errorHandling, {
+    routeFailureMessages: options.routeFailureMessages ?? true,
+    databaseOutage: options.databaseOutage ?? 'unavailable'
+  })
   await app.register(openApi, options.openApi)
   return app
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { failureForLog } from '../../shared/database/availability.js'
 import type { AccessResolver } from '../../shared/access-grants/access-resolver.js'
 import type { AccessGrant, Permission } from '../../shared/access-grants/grant.js'
 import { forbidden, serviceUnavailable } from '../../shared/errors.js'
@@ -42,7 +43,7 @@ export const accessCheck = fp<AccessCheckOptions>(
       try {
         request.grant = await resolver.resolve(userId, applicationId)
       } catch (error) {
-        request.log.error({ err: error, user: maskIdentifier(userId) }, 'access check failed')
+        request.log.error({ ...failureForLog(error), user: maskIdentifier(userId) }, 'access check failed')
         if (permissionsEnabled) throw serviceUnavailable('Access grants are unavailable')
       }
       // Before the body is read or validated: a user who may not write learns only that, never
