@@ -1,9 +1,11 @@
 import cookie from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
 import type { HubConfig } from '../shared/config.js'
 import type { Database } from '../shared/database/schema.js'
+import { pingDatabase } from '../shared/database/availability.js'
+import { READINESS_CHECK_TIMEOUT_MS, type ReadinessCheck, readinessRoute } from '../shared/http/readiness.js'
 import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
 import { AUTH_COOKIE, cookiesAreSecure } from './cookies.js'
@@ -14,6 +16,8 @@ import { sessionOf, sessionStage } from './plugins/session.js'
 import { createCspReportRepository } from './csp/repository.js'
 import { cspReportRoutes } from './csp/routes.js'
 import { type CounterStore, createMemoryCounterStore } from './rate-limit/counter-store.js'
+import { createFailoverCounterStore } from './rate-limit/failover-counter-store.js'
+import { connectRedis } from './rate-limit/redis-connection.js'
 import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
 import { accountRoutes } from './routes/accounts.js'
@@ -73,7 +77,6 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const cookieKeys = loadCookieSecrets(config.cookieSecrets, dataDir)
   const secure = cookiesAreSecure(config.publicUrl)
   const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
-  const counterStore = deps.counterStore ?? openCounterStore(config.redisUrl, now)
   const sessionsRepository = createSessionsRepository(db)
   const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
@@ -97,7 +100,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     // The per-IP limits and the audit trail need the browser's address, not the proxy's.
     trustedProxies: config.trustedProxies
   })
+  const counterStore = deps.counterStore ?? openCounterStore(config.redisUrl, now, logger)
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
+  const redis = sharedRedis(app, config.redisUrl, logger)
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
   app.addHook('onClose', stopPruning)
 
@@ -114,6 +119,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
 
   // Routes.
   await app.register(healthRoutes)
+  await app.register(readinessRoute({ path: '/api/ready', checks: readinessChecks(db, redis) }))
   if (identityProvider.builtin) {
     await prepareDummyHash()
     await app.register(accountRoutes, {
@@ -127,7 +133,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier })
   await app.register(refreshRoutes, signInDeps)
   await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, audit, now })
-  await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis: reportLimitRedis(app, config.redisUrl) })
+  await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis })
 
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
@@ -154,16 +160,27 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
 }
 
 /**
- * The CSP report limit's own connection: without an offline queue a Redis outage fails its
+ * The connection the CSP report limit counts on and readiness asks; a Redis outage fails its
  * commands at once, and the limit lets reports through rather than holding them.
  */
-function reportLimitRedis(app: App, redisUrl: string | undefined): Redis | undefined {
+function sharedRedis(app: App, redisUrl: string | undefined, logger: Logger): Redis | undefined {
   if (!redisUrl) return undefined
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false })
+  const redis = connectRedis(redisUrl, logger)
   app.addHook('onClose', async () => {
     await redis.quit()
   })
   return redis
+}
+
+function readinessChecks(db: Kysely<Database>, redis: Redis | undefined): Record<string, ReadinessCheck> {
+  const database = () => pingDatabase(db, READINESS_CHECK_TIMEOUT_MS)
+  if (!redis) return { database }
+  return {
+    database,
+    redis: async () => {
+      await redis.ping()
+    }
+  }
 }
 
 /**
@@ -177,7 +194,10 @@ function identityProviderOf(config: HubConfig, keyring: Keyring, accounts: Accou
   return { verifier: activeAccountsOnly(builtin.verifier, accounts), builtin }
 }
 
-function openCounterStore(redisUrl: string | undefined, now: () => Date): CounterStore {
-  if (!redisUrl) return createMemoryCounterStore(now)
-  return createRedisCounterStore(new Redis(redisUrl, { keyPrefix: RATE_LIMIT_KEY_PREFIX, maxRetriesPerRequest: 2 }))
+/** In process, or in Redis with this process's counters standing in while Redis is unreachable. */
+function openCounterStore(redisUrl: string | undefined, now: () => Date, logger: Logger): CounterStore {
+  const local = createMemoryCounterStore(now)
+  if (!redisUrl) return local
+  const shared = createRedisCounterStore(connectRedis(redisUrl, logger, { keyPrefix: RATE_LIMIT_KEY_PREFIX }))
+  return createFailoverCounterStore({ shared, local, logger })
 }

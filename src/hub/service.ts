@@ -13,6 +13,10 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
     port: (config) => config.hub.port,
     build: async (context) => {
       const { config, db, logger } = context
+      // PostgreSQL is how several instances share one hub; without Redis each limits on its own.
+      if (config.shared.databaseUrl !== undefined && config.hub.redisUrl === undefined) {
+        logger.warn('REDIS_URL is not set: each hub instance counts sign-in limits on its own (see "Running several instances" in docs/hub.md)')
+      }
       return buildHubApp({
         config: config.hub,
         dataDir: config.shared.dataDir,

@@ -66,7 +66,7 @@ describe.each(databasesUnderTest())('hub hub.app on $name', (database) => {
   it('documents its routes in OpenAPI', async () => {
     const document = (await hub.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>()
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/auth/login', '/api/auth/signup', '/api/auth/set-cookie', '/api/auth/refresh', '/api/auth/generate-token', '/api/csp-report', '/.well-known/jwks.json'])
+      expect.arrayContaining(['/api/auth/login', '/api/auth/signup', '/api/auth/set-cookie', '/api/auth/refresh', '/api/auth/generate-token', '/api/csp-report', '/.well-known/jwks.json', '/api/health', '/api/ready'])
     )
   })
 })

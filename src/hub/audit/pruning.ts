@@ -1,3 +1,4 @@
+import { failureForLog } from '../../shared/database/availability.js'
 import type { Logger } from '../../shared/logging.js'
 import type { AuditTrail } from './repository.js'
 
@@ -11,7 +12,7 @@ export const PRUNING_INTERVAL_MS = 3_600_000
 export function schedulePruning(audit: AuditTrail, logger: Logger, intervalMs = PRUNING_INTERVAL_MS): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve()
   const prune = () => {
-    running = audit.pruneAll().catch((error: unknown) => logger.error({ err: error }, 'audit trail pruning failed'))
+    running = audit.pruneAll().catch((error: unknown) => logger.error(failureForLog(error), 'audit trail pruning failed'))
   }
   prune()
   const timer = setInterval(prune, intervalMs)

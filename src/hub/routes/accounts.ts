@@ -1,3 +1,4 @@
+import { failureForLog } from '../../shared/database/availability.js'
 import { forbidden, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
@@ -60,7 +61,7 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
           // Not awaited: the write would make a failure on an existing account answer later than
           // one on an unknown email, telling the caller which emails have accounts.
           audit(request, { userId: result.userId, type: 'signin.failed', detail: { reason: result.outcome } }).catch((error: unknown) =>
-            request.log.error({ err: error }, 'recording a failed sign-in in the audit trail failed')
+            request.log.error(failureForLog(error), 'recording a failed sign-in in the audit trail failed')
           )
         }
         throw unauthorized('Email or password is incorrect')
