@@ -26,6 +26,7 @@ describe('safeNextPath', () => {
     ['newline inside //', '/\n/evil.com'],
     ['NUL', '/dash\u0000board'],
     ['triple slash', '///evil.com'],
+    ['dot segment that normalises to //', '/..//evil.com'],
     ['empty', ''],
     ['very long', `/${'a'.repeat(600)}`],
     ['not a string', ['/dashboard']],
