@@ -1,6 +1,8 @@
 import type { Config } from '../shared/config.js'
 import { withDatabase } from './database.js'
 import { type ViolationSummary, mostFrequentViolations } from '../hub/csp/top.js'
+import { truncate } from '../hub/storable-text.js'
+import { escapeForTerminal } from './terminal-text.js'
 
 const DEFAULT_LIMIT = 20
 const MAX_LIMIT = 1000
@@ -9,7 +11,8 @@ const CELL_WIDTH = 60
 
 export const CSP_TOP_USAGE = `csp:top lists the most frequent CSP violations reported to the hub, most reported first.
 --limit says how many, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); cells longer than ${CELL_WIDTH} characters
-are cut and end with "…".`
+are cut and end with "…". Characters a terminal would not show as themselves (controls, bidi
+and invisible formatting characters) are printed as escapes such as \\u{202e}, and \\ as \\\\.`
 
 export interface CspTopIo {
   out: (line: string) => void
@@ -25,11 +28,15 @@ export async function cspTop(config: Config, limitArgument: string | undefined, 
   }
   const violations = await withDatabase(config.shared, (db) => mostFrequentViolations(db, limit))
   if (violations.length === 0) io.err('No CSP reports.')
-  else io.out(formatTable(violations))
+  else io.out(formatViolationTable(violations))
   return 0
 }
 
-function formatTable(violations: readonly ViolationSummary[]): string {
+/**
+ * The violations as a plain-text table. Reports come from anyone, so every cell is escaped for the
+ * terminal before it is measured and cut; the stored rows are left as they are.
+ */
+export function formatViolationTable(violations: readonly ViolationSummary[]): string {
   const header = ['count', 'last seen', 'directive', 'document', 'blocked', 'source']
   const rows = violations.map((violation) => [
     String(violation.count),
@@ -39,11 +46,11 @@ function formatTable(violations: readonly ViolationSummary[]): string {
     violation.blockedUri ?? '-',
     violation.sourceFile ? `${violation.sourceFile}:${violation.lineNumber ?? '?'}` : '-'
   ])
-  const cells = [header, ...rows].map((row) => row.map(fitCell))
+  const cells = [header, ...rows].map((row) => row.map((cell) => fitCell(escapeForTerminal(cell))))
   const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]?.length ?? 0)))
   return cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n')
 }
 
 function fitCell(text: string): string {
-  return text.length <= CELL_WIDTH ? text : `${text.slice(0, CELL_WIDTH - 1)}…`
+  return text.length <= CELL_WIDTH ? text : `${truncate(text, CELL_WIDTH - 1)}…`
 }
