@@ -28,7 +28,7 @@ export const Task = Type.Object(
 )
 
 export const TaskParams = Type.Object({
-  taskId: Type.String({ description: 'The task id; anything but a UUID names no task (404)' })
+  taskId: Type.String({ description: 'The task id, a UUID in either case; anything else names no task (404)' })
 })
 
 export const CreateTaskBody = Type.Object(

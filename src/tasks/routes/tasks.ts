@@ -22,9 +22,14 @@ const TASK_NOT_FOUND = 'Task not found'
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 const tags = ['tasks']
 
-/** Any id but a UUID names no task: 404 without a database read. */
+/**
+ * Any id but a UUID names no task: 404 without a database read. UUIDs are case-insensitive
+ * (RFC 9562) and stored as `randomUUID` writes them, in lower case, so the id is lowered here,
+ * once, for every handler and query after it.
+ */
 async function requireTaskId(request: FastifyRequest<{ Params: { taskId: string } }>) {
   if (!isTaskId(request.params.taskId)) throw notFound(TASK_NOT_FOUND)
+  request.params.taskId = request.params.taskId.toLowerCase()
 }
 
 export async function taskRoutes(app: App, { tasks }: TaskRoutesOptions) {
