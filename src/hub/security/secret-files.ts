@@ -1,20 +1,24 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
 /**
- * Writes a secret readable by the owner only (0600). `exclusive` refuses to replace an existing
- * file, so two instances starting together keep the first one's secret.
+ * Writes a secret readable by the owner only (0600), complete or not at all: it is written to a
+ * temporary file beside `file` and only then put in place, so a reader never sees half of it.
+ * `exclusive` refuses to replace an existing file (EEXIST), so two instances starting together
+ * keep the first one's secret; otherwise the new secret replaces the old (key rotation).
  */
 export function writeSecretFile(file: string, content: string, { exclusive }: { exclusive: boolean }): void {
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  if (exclusive) {
-    fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' })
-    return
+  const temporary = temporaryPathBeside(file)
+  try {
+    fs.writeFileSync(temporary, content, { mode: 0o600, flag: 'wx' })
+    // A hard link never replaces an existing file, unlike a rename.
+    if (exclusive) fs.linkSync(temporary, file)
+    else fs.renameSync(temporary, file)
+  } finally {
+    fs.rmSync(temporary, { force: true })
   }
-  // Written beside and renamed over, so a reader never sees half a file.
-  const temporary = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(temporary, content, { mode: 0o600 })
-  fs.renameSync(temporary, file)
 }
 
 /** The secret in `file`, creating it with `initialContent` on first use. */
@@ -22,7 +26,13 @@ export function readOrCreateSecretFile(file: string, initialContent: string): st
   try {
     writeSecretFile(file, initialContent, { exclusive: true })
   } catch (error) {
+    // Another process created it first: theirs is the secret.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
   return fs.readFileSync(file, 'utf8')
+}
+
+/** In the same directory, so that linking or renaming it into place stays on one file system. */
+function temporaryPathBeside(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
 }
