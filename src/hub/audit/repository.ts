@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { v7 as uuidv7 } from 'uuid'
 import type { Database } from '../../shared/database/schema.js'
 import { RETENTION_DAYS } from '../privacy/settings.js'
 import type { AuditEventInput } from './events.js'
@@ -8,27 +8,20 @@ const DAY_MS = 86_400_000
 
 export type AuditTrail = ReturnType<typeof createAuditTrail>
 
-let lastStampMs = 0
-
-/**
- * Now, but never the same millisecond as this process's previous event: the trail reads in time
- * order, and two events of one quick request sequence (refresh, SSO token, sign-out) would
- * otherwise tie and be ordered by their random ids.
- */
-function nextStamp(): Date {
-  lastStampMs = Math.max(Date.now(), lastStampMs + 1)
-  return new Date(lastStampMs)
-}
-
 /** The append-only audit trail: written by events, read by the export, pruned by retention. */
 export function createAuditTrail(db: Kysely<Database>) {
   return {
-    /** Stamped now unless `at` says when it happened. */
-    async record(event: AuditEventInput, at: Date = nextStamp()): Promise<void> {
+    /**
+     * Stamped now unless `at` says when it happened, as it is called (concurrent requests' events
+     * take the order of their calls, not of their inserts). Several events often share a
+     * millisecond; their ids, UUIDv7 that this process generates in increasing order, keep them in
+     * the order they were recorded.
+     */
+    async record(event: AuditEventInput, at: Date = new Date()): Promise<void> {
       await db
         .insertInto('auditEvents')
         .values({
-          id: randomUUID(),
+          id: uuidv7(),
           userId: event.userId,
           type: event.type,
           detail: JSON.stringify(event.detail ?? {}),
@@ -39,7 +32,7 @@ export function createAuditTrail(db: Kysely<Database>) {
         .execute()
     },
 
-    /** Oldest first, as a trail reads. */
+    /** Oldest first, as a trail reads; within one millisecond, in the order recorded. */
     eventsOf(userId: string) {
       return db.selectFrom('auditEvents').selectAll().where('userId', '=', userId).orderBy('createdAt').orderBy('id')
     },

@@ -33,6 +33,26 @@ describe.each(databasesUnderTest())('audit trail on $name', (database) => {
     expect(await typesOf('quick')).toEqual(Array.from({ length: 5 }, () => types).flat())
   })
 
+  it('stamps a burst of events with the true time and reads them back in the order they were recorded', async () => {
+    const audit = createAuditTrail(handle.current.db)
+    const count = 3000
+    const inFlight = 50
+    const startedAt = Date.now()
+    // Many at once, as from concurrent requests, so that thousands are recorded per second on any database.
+    for (let first = 0; first < count; first += inFlight) {
+      await Promise.all(Array.from({ length: inFlight }, (_, k) => audit.record({ userId: 'burst', type: 'session.refreshed', detail: { n: first + k } })))
+    }
+    const finishedAt = Date.now()
+
+    const events = await audit.eventsOf('burst').execute()
+    const stampsMs = events.map((event) => Date.parse(event.createdAt))
+    expect(stampsMs.filter((ms) => ms < startedAt || ms > finishedAt)).toEqual([])
+    // Thousands of events in far fewer milliseconds: many share one, and still keep their order.
+    const sharingAMillisecond = count - new Set(stampsMs).size
+    expect(sharingAMillisecond).toBeGreaterThan(count / 10)
+    expect(events.map((event) => (JSON.parse(event.detail) as { n: number }).n)).toEqual(Array.from({ length: count }, (_, n) => n))
+  })
+
   it('prunes at once when a user shortens their retention', async () => {
     const audit = createAuditTrail(handle.current.db)
     await audit.record({ userId: 'shortening', type: 'signin', ...origin }, daysAgo(200))
