@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import type { HubConfig } from '../shared/config.js'
 import type { Database } from '../shared/database/schema.js'
 import { pingDatabase } from '../shared/database/availability.js'
+import { allowedHosts } from '../shared/http/allowed-hosts.js'
 import { READINESS_CHECK_TIMEOUT_MS, type ReadinessCheck, readinessRoute } from '../shared/http/readiness.js'
 import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
@@ -38,6 +39,7 @@ import { hubPages } from './pages/plugin.js'
 import { createPrivacyService } from './privacy/service.js'
 import { privacyRoutes } from './privacy/routes.js'
 import { loadCookieSecrets } from './security/cookie-secrets.js'
+import { freshCspNonce, securityHeaders as securityHeadersFor } from './security/security-headers.js'
 import { createSessionsRepository } from './sessions/repository.js'
 import { createSessionCookies } from './sessions/session-cookies.js'
 import { createSessions } from './sessions/sessions.js'
@@ -68,8 +70,8 @@ export interface HubAppDependencies {
 }
 
 /**
- * The identity hub. Every request passes, in this order: security headers, the origin check
- * (and CORS), the CSRF check, then the session check on protected paths; then the route.
+ * The identity hub. Every request passes, in this order: security headers, the Host check, the
+ * origin check (and CORS), the CSRF check, then the session check on protected paths; then the route.
  */
 export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const { config, dataDir, db, logger } = deps
@@ -98,10 +100,12 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     // A 5xx tells the client nothing but that it failed; the log has the rest.
     routeFailureMessages: false,
     // The per-IP limits and the audit trail need the browser's address, not the proxy's.
-    trustedProxies: config.trustedProxies
+    trustedProxies: config.trustedProxies,
+    malformedRequestHeaders: () => securityHeadersFor(freshCspNonce())
   })
   const counterStore = deps.counterStore ?? openCounterStore(config.redisUrl, now, logger)
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
+  const throttle = createSignInThrottle(counterStore, deps.rateLimits ?? DEFAULT_RATE_LIMITS)
   const redis = sharedRedis(app, config.redisUrl, logger)
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
   app.addHook('onClose', stopPruning)
@@ -109,6 +113,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)
   await app.register(securityHeaders)
+  await app.register(allowedHosts, { hosts: [new URL(config.publicUrl).host, ...config.allowedHosts] })
   await app.register(origins, { allowedOrigins: [new URL(config.publicUrl).origin, ...config.allowedOrigins] })
   await app.register(csrf, {
     cookieKeys,

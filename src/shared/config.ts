@@ -2,6 +2,7 @@ import proxyAddr from '@fastify/proxy-addr'
 import fs from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
+import { canonicalHost } from './http/host-header.js'
 
 /** Raised for a bad environment value; start-up prints it and exits 1. */
 export class ConfigError extends Error {
@@ -42,6 +43,8 @@ export interface TasksConfig {
   hubIssuer: string
   /** Where the hub publishes its token keys (unused when the hub runs in the same process). */
   hubJwksUrl: URL
+  /** The `Host` values it answers to (canonical: see `canonicalHost`); any other is refused with 421. */
+  allowedHosts: string[]
 }
 
 /** Where the hub says it is by default; the task manager finds the hub from it. */
@@ -77,6 +80,8 @@ export interface HubConfig {
    * `loopback`, `linklocal`, `uniquelocal`. Empty: the client is the connection's peer.
    */
   trustedProxies: string[]
+  /** `Host` values it answers to besides its public URL's (canonical: see `canonicalHost`). */
+  allowedHosts: string[]
 }
 
 export interface Config {
@@ -108,7 +113,8 @@ export function readConfig(env: Env = process.env): Config {
       permissionsEnabled: read.boolean('PERMISSIONS_ENABLED', false),
       auth: read.oneOf('TASKS_AUTH', TASKS_AUTH_MODES, 'header'),
       hubIssuer,
-      hubJwksUrl: read.url('HUB_JWKS_URL', `${hubIssuer}/.well-known/jwks.json`)
+      hubJwksUrl: read.url('HUB_JWKS_URL', `${hubIssuer}/.well-known/jwks.json`),
+      allowedHosts: readTasksAllowedHosts(read, host, tasksPort)
     },
     hub
   }
@@ -152,7 +158,8 @@ function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): Hu
     allowedOrigins: read.list('HUB_ALLOWED_ORIGINS').map((origin) => read.origin('HUB_ALLOWED_ORIGINS', origin)),
     apps: readApps(read, defaultApps),
     redisUrl: readRedisUrl(read),
-    trustedProxies: readTrustedProxies(read)
+    trustedProxies: readTrustedProxies(read),
+    allowedHosts: read.list('HUB_ALLOWED_HOSTS').map((entry) => read.allowedHost('HUB_ALLOWED_HOSTS', entry))
   }
 }
 
@@ -220,6 +227,13 @@ function readTrustedProxies(read: ReturnType<typeof reader>): string[] {
     )
   }
   return proxies
+}
+
+/** By default the loopback names and HOST, each with PORT: the names a client on this machine uses. */
+function readTasksAllowedHosts(read: ReturnType<typeof reader>, host: string, port: number): string[] {
+  const defaults = ['localhost', '127.0.0.1', '[::1]', isIP(host) === 6 ? `[${host}]` : host].map((name) => `${name}:${port}`)
+  const entries = read.list('TASKS_ALLOWED_HOSTS', defaults.join(','))
+  return [...new Set(entries.map((entry) => read.allowedHost('TASKS_ALLOWED_HOSTS', entry)))]
 }
 
 function readRedisUrl(read: ReturnType<typeof reader>): string | undefined {
@@ -309,6 +323,12 @@ export function reader(env: Env) {
         throw new ConfigError(name, `must hold http(s) origins, got "${value}"`)
       }
       return url.origin
+    },
+    /** A `Host` a service answers to: a name or address with an optional port, in canonical form. */
+    allowedHost(name: string, value: string): string {
+      const host = canonicalHost(value)
+      if (host === undefined) throw new ConfigError(name, `must hold host names or addresses with an optional port, got "${value}"`)
+      return host
     },
     databaseUrl(name: string): string | undefined {
       const value = raw(name)

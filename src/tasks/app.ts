@@ -4,6 +4,7 @@ import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import type { TasksConfig } from '../shared/config.js'
 import type { Database } from '../shared/database/schema.js'
 import { pingDatabase } from '../shared/database/availability.js'
+import { allowedHosts } from '../shared/http/allowed-hosts.js'
 import { READINESS_CHECK_TIMEOUT_MS, readinessRoute } from '../shared/http/readiness.js'
 import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
@@ -12,6 +13,7 @@ import { callerIdentification } from './identity.js'
 import { batchingInserts } from './insert-batching.js'
 import { cachingListReads } from './list-cache.js'
 import { accessCheck } from './plugins/access-check.js'
+import { TASKS_SECURITY_HEADERS, securityHeaders } from './plugins/security-headers.js'
 import { createTasksRepository } from './repository.js'
 import { healthRoutes } from './routes/health.js'
 import { taskRoutes } from './routes/tasks.js'
@@ -27,8 +29,9 @@ export interface TasksAppDependencies {
 }
 
 /**
- * The task manager: health and readiness outside the access check; every task route behind it.
- * Reading this function tells how a request is handled.
+ * The task manager: security headers and the Host check on every request; health and readiness
+ * outside the access check; every task route behind it. Reading this function tells how a request
+ * is handled.
  */
 export async function buildTasksApp(dependencies: TasksAppDependencies): Promise<App> {
   const { config, db, logger, accessResolver } = dependencies
@@ -36,6 +39,7 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
     logger,
     // The spec names the 500 each operation answers; an outage is one more such failure.
     databaseOutage: 'route-failure',
+    malformedRequestHeaders: () => TASKS_SECURITY_HEADERS,
     openApi: {
       title: 'Hearth task manager',
       description: "Tasks owned by a user, who is named by the x-user-id header or the hub's SSO token (TASKS_AUTH).",
@@ -47,6 +51,8 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
     }
   })
 
+  await app.register(securityHeaders)
+  await app.register(allowedHosts, { hosts: config.allowedHosts })
   await app.register(healthRoutes)
   await app.register(
     readinessRoute({ path: '/ready', checks: { database: () => pingDatabase(db, READINESS_CHECK_TIMEOUT_MS) }, security: [] })

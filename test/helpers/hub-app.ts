@@ -25,7 +25,9 @@ export const TEST_HUB_CONFIG: HubConfig = {
   allowedOrigins: [TASKS_ORIGIN],
   apps: { tasks: TASKS_ORIGIN },
   redisUrl: undefined,
-  trustedProxies: []
+  trustedProxies: [],
+  // Besides HUB_ORIGIN's host: fastify's inject sends `Host: localhost:80`, which is `localhost`.
+  allowedHosts: ['localhost']
 }
 
 /** A clock the test moves by hand. */

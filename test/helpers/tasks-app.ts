@@ -13,7 +13,9 @@ export const TEST_TASKS_CONFIG: TasksConfig = {
   permissionsEnabled: false,
   auth: 'header',
   hubIssuer: 'http://localhost:3001',
-  hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json')
+  hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json'),
+  // fastify's inject sends `Host: localhost:80`, which is `localhost` (see canonicalHost).
+  allowedHosts: ['localhost']
 }
 
 /** A grants store that is down: every lookup fails. */

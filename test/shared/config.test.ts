@@ -18,8 +18,26 @@ describe('configuration', () => {
       permissionsEnabled: false,
       auth: 'header',
       hubIssuer: 'http://localhost:3001',
-      hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json')
+      hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json'),
+      allowedHosts: ['localhost:3000', '127.0.0.1:3000', '[::1]:3000']
     })
+  })
+
+  it('answers to the loopback names and HOST, each with PORT, unless TASKS_ALLOWED_HOSTS says otherwise', () => {
+    expect(readConfig({ HOST: 'tasks.internal', PORT: '4000' }).tasks.allowedHosts).toEqual([
+      'localhost:4000',
+      '127.0.0.1:4000',
+      '[::1]:4000',
+      'tasks.internal:4000'
+    ])
+    expect(readConfig({ HOST: 'fd00::5' }).tasks.allowedHosts).toContain('[fd00::5]:3000')
+    // A Host without a port names port 80: on port 80 the bare names are the ones clients send.
+    expect(readConfig({ PORT: '80' }).tasks.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]'])
+    expect(readConfig({ TASKS_ALLOWED_HOSTS: 'Tasks.Example.org, 10.0.0.5:3000, [FD00::5]:8080, tasks.example.org:80' }).tasks.allowedHosts).toEqual([
+      'tasks.example.org',
+      '10.0.0.5:3000',
+      '[fd00::5]:8080'
+    ])
   })
 
   it("finds the hub's issuer and keys from its public URL unless told otherwise", () => {
@@ -88,7 +106,12 @@ describe('configuration', () => {
     ['HOST', 'not a host'],
     ['HOST', 'http://localhost'],
     ['HOST', '256.1.1.1.'],
-    ['HOST', '-leading-hyphen']
+    ['HOST', '-leading-hyphen'],
+    ['TASKS_ALLOWED_HOSTS', 'localhost:3000,http://localhost:3000'],
+    ['TASKS_ALLOWED_HOSTS', '*.example.org'],
+    ['TASKS_ALLOWED_HOSTS', 'tasks.example.org:99999'],
+    ['TASKS_ALLOWED_HOSTS', 'tasks.example.org/path'],
+    ['TASKS_ALLOWED_HOSTS', 'user@tasks.example.org']
   ])('rejects %s=%s with an error naming the variable', (variable, value) => {
     const read = () => readConfig({ [variable]: value })
     expect(read).toThrow(ConfigError)

@@ -22,7 +22,8 @@ describe('readConfig: hub section', () => {
       allowedOrigins: [],
       apps: { tasks: 'http://localhost:3000' },
       redisUrl: undefined,
-      trustedProxies: []
+      trustedProxies: [],
+      allowedHosts: []
     })
   })
 
@@ -39,7 +40,8 @@ describe('readConfig: hub section', () => {
       HUB_ALLOWED_ORIGINS: 'https://app.example, http://localhost:5173',
       HUB_APPS: 'tasks=https://tasks.example,notes=https://notes.example:8443',
       REDIS_URL: 'redis://127.0.0.1:6379',
-      HUB_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::1'
+      HUB_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::1',
+      HUB_ALLOWED_HOSTS: 'hub.internal:3001, ID.example'
     })
     expect(hub).toEqual({
       port: 4001,
@@ -57,7 +59,8 @@ describe('readConfig: hub section', () => {
       allowedOrigins: ['https://app.example', 'http://localhost:5173'],
       apps: { tasks: 'https://tasks.example', notes: 'https://notes.example:8443' },
       redisUrl: 'redis://127.0.0.1:6379',
-      trustedProxies: ['loopback', '10.0.0.0/8', 'fd00::1']
+      trustedProxies: ['loopback', '10.0.0.0/8', 'fd00::1'],
+      allowedHosts: ['hub.internal:3001', 'id.example']
     })
   })
 
@@ -84,7 +87,9 @@ describe('readConfig: hub section', () => {
     ['HUB_APPS', { HUB_APPS: 'tasks=not-a-url' }],
     ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
     ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: 'proxy.example' }],
-    ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: '10.0.0.1,10.0.0.0/33' }]
+    ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: '10.0.0.1,10.0.0.0/33' }],
+    ['HUB_ALLOWED_HOSTS', { HUB_ALLOWED_HOSTS: 'https://hub.example' }],
+    ['HUB_ALLOWED_HOSTS', { HUB_ALLOWED_HOSTS: 'hub.example,*.hub.example' }]
   ])('refuses a bad %s, naming it', (variable, env) => {
     expect(() => readConfig(env)).toThrowError(ConfigError)
     expect(() => readConfig(env)).toThrowError(new RegExp(`^${variable}: `))

@@ -6,7 +6,7 @@ export async function healthRoutes(app: App) {
     '/api/health',
     {
       // Probed every few seconds by orchestrators and load balancers.
-      config: { logSuccess: false },
+      config: { logSuccess: false, anyHost: true },
       schema: { summary: 'Liveness check', tags: ['health'], response: { 200: HealthResponse } }
     },
     async () => ({ status: 'ok' as const })

@@ -28,7 +28,7 @@ export function readinessRoute({ path, checks, security }: ReadinessOptions) {
     app.get(
       path,
       {
-        config: { logSuccess: false },
+        config: { logSuccess: false, anyHost: true },
         schema: {
           summary: 'Readiness check: 200 when every dependency answers, else 503 naming what is down',
           tags: ['health'],

@@ -10,6 +10,8 @@ import type { Logger } from '../logging.js'
 import { requestIdFor } from '../logging.js'
 import { type ErrorHandlingOptions, INTERNAL_SERVER_ERROR, errorHandling } from './error-handler.js'
 import { RequestLog } from './request-log.js'
+import { noStoreUnlessCacheable } from './cache-control.js'
+import { malformedRequestAnswer } from './malformed-requests.js'
 import { type OpenApiOptions, openApi } from './openapi.js'
 import { formatSchemaErrors, validatorCompiler } from './validation.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -33,6 +35,11 @@ export interface ServerOptions {
    * named ranges). None by default: `request.ip` is the connection's peer.
    */
   trustedProxies?: string[]
+  /**
+   * The headers every response carries (the service's security headers), for the answer to a
+   * request Node's parser refused, which no hook sees. None by default.
+   */
+  malformedRequestHeaders?: () => Readonly<Record<string, string>>
 }
 
 /** Sets what every response carries on a reply Fastify answers before any hook has run. */
@@ -48,7 +55,7 @@ declare module 'fastify' {
   }
 }
 
-/** The Fastify base both services share: validation, `{ error }` bodies, request ids, OpenAPI. */
+/** The Fastify base both services share: validation, `{ error }` bodies, request ids, no-store, OpenAPI. */
 export async function createServer(options: ServerOptions): Promise<App> {
   const frameworkErrorHooks: FrameworkErrorHook[] = []
   const app = Fastify({
@@ -58,6 +65,7 @@ export async function createServer(options: ServerOptions): Promise<App> {
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
+    clientErrorHandler: malformedRequestAnswer(options.logger, options.malformedRequestHeaders ?? (() => ({}))),
     // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape,
     // the request id and whatever the app's plugins put on every response.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -97,6 +105,7 @@ export async function createServer(options: ServerOptions): Promise<App> {
     routeFailureMessages: options.routeFailureMessages ?? true,
     databaseOutage: options.databaseOutage ?? 'unavailable'
   })
+  await app.register(noStoreUnlessCacheable)
   await app.register(openApi, options.openApi)
   return app
 }

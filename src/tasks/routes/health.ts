@@ -6,7 +6,7 @@ export async function healthRoutes(app: App) {
     '/health',
     {
       // Probed every few seconds by orchestrators and load balancers.
-      config: { logSuccess: false },
+      config: { logSuccess: false, anyHost: true },
       schema: { summary: 'Liveness check (no access check)', tags: ['health'], security: [], response: { 200: HealthResponse } }
     },
     async () => ({ status: 'ok' as const })
