@@ -49,14 +49,32 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   fs.mkdirSync(options.dataDir, { recursive: true })
   const file = new SQLite(path.join(options.dataDir, 'hearth.db'))
-  // First, so that every later statement, the switch to WAL included, waits for a process that
-  // holds the lock (several starting at once on a fresh file) instead of failing.
+  // A statement waits up to 5 s for another process's lock (better-sqlite3's default, said here).
   file.pragma('busy_timeout = 5000')
   // WAL lets readers run beside the writer; NORMAL sync in WAL mode survives a process crash.
-  file.pragma('journal_mode = WAL')
+  switchToWal(file)
   file.pragma('synchronous = NORMAL')
   file.pragma('foreign_keys = ON')
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(file) }), plugins }), dialect: 'sqlite' }
+}
+
+const WAL_SWITCH_ATTEMPTS = 10
+
+/**
+ * Switching a fresh file to WAL needs a lock SQLite does not wait for: with several processes
+ * opening it at once, one in a few hundred got SQLITE_BUSY at once. It happens only at start-up,
+ * so the retry may block the thread for the few milliseconds it waits.
+ */
+function switchToWal(file: SQLite.Database): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      file.pragma('journal_mode = WAL')
+      return
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || attempt === WAL_SWITCH_ATTEMPTS) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * attempt)
+    }
+  }
 }
 
 /**

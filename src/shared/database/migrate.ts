@@ -1,4 +1,14 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely'
+import { setTimeout as sleep } from 'node:timers/promises'
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  PostgresAdapter,
+  SqliteAdapter,
+  sql
+} from 'kysely'
 import * as tasks from './migrations/0001-tasks.js'
 import * as accessGrants from './migrations/0002-access-grants.js'
 import * as hubUsers from './migrations/0003-hub-users.js'
@@ -19,17 +29,79 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
 /**
- * Brings the schema up to date. Kysely's Migrator takes a lock (an advisory lock on PostgreSQL),
- * so instances starting together apply each migration once.
+ * Brings the schema up to date, each migration once even when instances start together: on
+ * PostgreSQL the Migrator takes an advisory lock; on SQLite, which it does not lock, the whole run
+ * is one write transaction (see `migrateHoldingWriteLock`).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrationTableSchema = await postgresSchemaOf(db)
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
+  const { error, results } = isSqlite(db) ? await migrateHoldingWriteLock(db) : await runMigrator(db)
   const failed = results?.find((result) => result.status === 'Error')
   if (error) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error })
   }
+}
+
+async function runMigrator(db: Kysely<unknown>): Promise<MigrationResultSet> {
+  const migrationTableSchema = await postgresSchemaOf(db)
+  return new Migrator({ db, provider, migrationTableSchema }).migrateToLatest()
+}
+
+function isSqlite(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter
+}
+
+/**
+ * Kysely's Migrator neither locks SQLite nor wraps its DDL in a transaction, so two processes on a
+ * fresh file would both find no migration applied and both create the first table. Run on one
+ * connection inside BEGIN IMMEDIATE, the first process to start holds SQLite's write lock until it
+ * has applied everything; the others wait (busy_timeout) and then find nothing left to do. A
+ * failed run rolls back whole, leaving the schema as it was. Hence a migration cannot VACUUM or
+ * switch `PRAGMA foreign_keys` (a no-op inside a transaction).
+ */
+async function migrateHoldingWriteLock(db: Kysely<unknown>): Promise<MigrationResultSet> {
+  return db.connection().execute(async (connection) => {
+    await beginImmediate(connection)
+    try {
+      // The Migrator nests its own connection() on this one, which reuses the same connection.
+      const outcome = await runMigrator(connection)
+      if (outcome.error) await rollback(connection)
+      else await sql`commit`.execute(connection)
+      return outcome
+    } catch (error) {
+      await rollback(connection)
+      throw error
+    }
+  })
+}
+
+/**
+ * SQLite answers SQLITE_BUSY at once, without waiting out busy_timeout, where waiting could
+ * deadlock, and a slow migration in another process can outlast busy_timeout: a few more tries.
+ */
+const BEGIN_ATTEMPTS = 5
+const BEGIN_BACKOFF_MS = 200
+
+async function beginImmediate(connection: Kysely<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`begin immediate`.execute(connection)
+      return
+    } catch (error) {
+      if (!isBusy(error) || attempt === BEGIN_ATTEMPTS) throw error
+      await sleep(BEGIN_BACKOFF_MS * attempt)
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY')
+}
+
+/** SQLite ends the transaction itself after some errors, so a rollback that finds none is no news. */
+async function rollback(connection: Kysely<unknown>): Promise<void> {
+  await sql`rollback`.execute(connection).catch(() => undefined)
 }
 
 /**
