@@ -122,14 +122,24 @@ export function readConfig(env: Env = process.env): Config {
 
 /**
  * Creates DATA_DIR if it is missing, whatever the database: the hub keeps its keys there even when
- * the tasks live in PostgreSQL. A directory that cannot be made is a configuration error.
+ * the tasks live in PostgreSQL. Owner-only (0700), since it holds the SQLite database and the keys.
+ * A directory that cannot be made is a configuration error.
  */
 export function createDataDir(shared: SharedConfig): void {
   try {
-    fs.mkdirSync(shared.dataDir, { recursive: true })
+    fs.mkdirSync(shared.dataDir, { recursive: true, mode: 0o700 })
   } catch (error) {
     throw new ConfigError('DATA_DIR', `cannot be created: ${(error as Error).message}`)
   }
+}
+
+/**
+ * Whether DATA_DIR lets other users in. Start-up warns rather than changing a directory it did
+ * not create: it may be shared on purpose (a mount point, a backup group), and DATA_DIR=/tmp must
+ * never be made private. The files in it are owner-only themselves.
+ */
+export function dataDirOpenToOthers(shared: SharedConfig): boolean {
+  return (fs.statSync(shared.dataDir).mode & 0o077) !== 0
 }
 
 // RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens.

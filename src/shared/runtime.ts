@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace'
 import type { Kysely } from 'kysely'
-import { type Config, ConfigError, createDataDir, readConfig } from './config.js'
+import { type Config, ConfigError, createDataDir, dataDirOpenToOthers, readConfig } from './config.js'
 import { DatabaseUnreachableError, waitForDatabase } from './database/availability.js'
 import { openDatabase } from './database/connect.js'
 import { migrateToLatest } from './database/migrate.js'
@@ -31,6 +31,9 @@ const SHUTDOWN_GRACE_MS = 10_000
 export async function runServices(services: Service[]): Promise<void> {
   const config = readConfigOrExit()
   const logger = createLogger(config.shared.logLevel)
+  if (dataDirOpenToOthers(config.shared)) {
+    logger.warn({ dataDir: config.shared.dataDir }, 'DATA_DIR is open to other users: its files are owner-only, but make it so too (chmod 700)')
+  }
   const { db, dialect } = openDatabase({ ...config.shared, logger })
   const apps: App[] = []
 

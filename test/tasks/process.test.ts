@@ -97,6 +97,8 @@ describe('task manager process', () => {
       url.searchParams.set('options', `-c search_path=${schema}`)
       const server = await start({ DATA_DIR: dataDir, DATABASE_URL: url.toString() })
       expect(fs.statSync(dataDir).isDirectory()).toBe(true)
+      // Owner-only: the hub keeps its keys there (issue 15).
+      expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700)
       expect(fs.existsSync(path.join(dataDir, 'hearth.db'))).toBe(false)
       server.child.kill('SIGTERM')
       expect(await server.exited).toBe(0)

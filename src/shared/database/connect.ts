@@ -47,8 +47,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     replaceLostConnections(pool, options.logger)
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' }
   }
-  fs.mkdirSync(options.dataDir, { recursive: true })
-  const file = new SQLite(path.join(options.dataDir, 'hearth.db'))
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const file = openOwnerOnly(path.join(options.dataDir, 'hearth.db'))
   // A statement waits up to 5 s for another process's lock (better-sqlite3's default, said here).
   file.pragma('busy_timeout = 5000')
   // WAL lets readers run beside the writer; NORMAL sync in WAL mode survives a process crash.
@@ -75,6 +75,25 @@ function switchToWal(file: SQLite.Database): void {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * attempt)
     }
   }
+}
+
+/**
+ * SQLite's files hold password hashes and session ids, so no one but the owner may read them.
+ * SQLite creates the database 0644 (less the umask) and its -wal and -shm files with the
+ * database's mode: the database is created 0600 before SQLite opens it, and files an earlier
+ * version left readable (the -wal and -shm a crash left behind among them) are tightened.
+ */
+function openOwnerOnly(database: string): SQLite.Database {
+  try {
+    fs.closeSync(fs.openSync(database, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  for (const file of [database, `${database}-wal`, `${database}-shm`]) {
+    const stats = fs.statSync(file, { throwIfNoEntry: false })
+    if (stats && (stats.mode & 0o077) !== 0) fs.chmodSync(file, 0o600)
+  }
+  return new SQLite(database)
 }
 
 /**
