@@ -60,3 +60,28 @@ describe('memory counter store windows', () => {
     expect((await store.increment('k', 1000)).count).toBe(1)
   })
 })
+
+describe('memory counter store when full', () => {
+  it('keeps every live window and answers a new key as over any limit until the first window closes', async () => {
+    let now = 0
+    const store = createMemoryCounterStore(() => new Date(now), { maxKeys: 3 })
+    await store.increment('lockout', 1000)
+    now = 100
+    await store.increment('other', 5000)
+    await store.increment('third', 1000)
+    expect(await store.increment('new', 1000)).toEqual({ count: Number.POSITIVE_INFINITY, resetInMs: 900 })
+    expect((await store.increment('lockout', 1000)).count).toBe(2)
+    now = 1000
+    expect((await store.increment('new', 1000)).count).toBe(1)
+    expect((await store.increment('other', 5000)).count).toBe(2)
+  })
+
+  it('makes room when a window is reset', async () => {
+    const store = createMemoryCounterStore(() => new Date(0), { maxKeys: 2 })
+    await store.increment('a', 1000)
+    await store.increment('b', 1000)
+    await store.reset('a')
+    expect((await store.increment('c', 1000)).count).toBe(1)
+    expect((await store.increment('b', 1000)).count).toBe(2)
+  })
+})
