@@ -47,6 +47,7 @@ import { type BuiltinIdTokens, createBuiltinIdTokens } from './tokens/builtin-id
 import type { IdTokenVerifier } from './tokens/identity.js'
 import { type Keyring, openKeyring } from './tokens/keyring.js'
 import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
+import { createUsedIdTokens } from './tokens/used-id-tokens.js'
 import { type Accounts, activeAccountsOnly, createAccounts } from './users/accounts.js'
 import { prepareDummyHash } from './users/password-hashing.js'
 import { createUsersRepository } from './users/repository.js'
@@ -80,7 +81,13 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const secure = cookiesAreSecure(config.publicUrl)
   const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
   const sessionsRepository = createSessionsRepository(db)
-  const sessions = createSessions({ repository: sessionsRepository, cookieKeys, maxAgeSeconds: config.sessionMaxAgeSeconds, now })
+  const sessions = createSessions({
+    repository: sessionsRepository,
+    cookieKeys,
+    maxAgeSeconds: config.sessionMaxAgeSeconds,
+    enabledAccountsOnly: config.identityProvider.kind === 'builtin',
+    now
+  })
   const sessionCookies = createSessionCookies({ cookieKeys, secure })
   const auditTrail = createAuditTrail(db)
   const audit = auditRequests(auditTrail)
@@ -131,11 +138,11 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       ...signInDeps,
       accounts,
       idTokens: identityProvider.builtin,
-      throttle: createSignInThrottle(counterStore, deps.rateLimits ?? DEFAULT_RATE_LIMITS),
+      throttle,
       signupOpen: config.signupOpen
     })
   }
-  await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier })
+  await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier, usedIdTokens: createUsedIdTokens(db), throttle })
   await app.register(refreshRoutes, signInDeps)
   await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, audit, now })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis })

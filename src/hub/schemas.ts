@@ -21,7 +21,7 @@ export const SignupResponse = Type.Object({ userId: Type.String() })
 
 export const LoginResponse = Type.Object({
   userId: Type.String(),
-  idToken: Type.String({ description: 'A JWT from the built-in identity provider, valid one hour' }),
+  idToken: Type.String({ description: 'A JWT from the built-in identity provider for one set-cookie, valid two minutes' }),
   expiresAt: Timestamp
 })
 

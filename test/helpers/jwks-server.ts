@@ -14,8 +14,13 @@ export async function newSigningKey(kid: string, alg: SigningKey['alg'] = 'EdDSA
   return { kid, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' } }
 }
 
-export async function signToken(key: SigningKey, claims: JWTPayload, expiresIn: string | number = '5m'): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid }).setIssuedAt().setExpirationTime(expiresIn).sign(key.privateKey)
+/** `typ` is the header's type, omitted unless given (SSO tokens must carry theirs). */
+export async function signToken(key: SigningKey, claims: JWTPayload, expiresIn: string | number = '5m', typ?: string): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, ...(typ === undefined ? {} : { typ }) })
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(key.privateKey)
 }
 
 /** An identity provider's JWKS endpoint on loopback, whose published keys a test can change. */

@@ -14,7 +14,7 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
   let idpKey: SigningKey
 
   /** An ID token as the provider would issue it, with the claims a case changes. */
-  const idToken = (claims: { sub?: string; iss?: string; aud?: string; email?: string }, key = idpKey, expiresIn = '1h') =>
+  const idToken = (claims: { sub?: string; iss?: string; aud?: string | string[]; azp?: string; email?: string; email_verified?: unknown }, key = idpKey, expiresIn = '1h') =>
     signToken(key, { iss: ISSUER, aud: AUDIENCE, sub: 'idp-user-1', ...claims }, expiresIn)
 
   beforeAll(async () => {
@@ -33,20 +33,54 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
 
   const setCookie = (payload: object) => app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
 
-  it("signs in with the provider's ID token, and SSO tokens carry its email", async () => {
-    const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken({ email: 'ada@idp.test' }) })
+  /** Signs in with the provider's token, then asks for an SSO token: its claims. */
+  const ssoClaimsAfterSignIn = async (token: string) => {
+    const response = await setCookie({ userId: 'idp-user-1', idToken: token })
     expect(response.statusCode, response.body).toBe(200)
     const cookies = cookiesSetBy(response)
     const csrfToken = cookies['service-csrf-token']?.value ?? ''
-    const token = await app.inject({
+    const sso = await app.inject({
       method: 'POST',
       url: '/api/auth/generate-token',
       headers: { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken },
       payload: { audience: 'tasks' }
     })
-    expect(token.statusCode, token.body).toBe(200)
-    const claims = JSON.parse(Buffer.from(token.json<{ token: string }>().token.split('.')[1] ?? '', 'base64url').toString())
-    expect(claims).toMatchObject({ sub: 'idp-user-1', email: 'ada@idp.test', aud: 'tasks' })
+    expect(sso.statusCode, sso.body).toBe(200)
+    return JSON.parse(Buffer.from(sso.json<{ token: string }>().token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>
+  }
+
+  it("signs in with the provider's ID token, and SSO tokens carry its email", async () => {
+    const claims = await ssoClaimsAfterSignIn(await idToken({ email: 'ada@idp.test', email_verified: true }))
+    expect(claims).toMatchObject({ sub: 'idp-user-1', email: 'ada@idp.test', email_verified: true, aud: 'tasks' })
+  })
+
+  // Attack: an unverified address at the provider passed on as if it were proven, so an application
+  // trusting the email would hand someone else's data to whoever typed that address at sign-up.
+  it.each([
+    ['false', false],
+    ['missing', undefined],
+    ['the string "true"', 'true']
+  ])('passes email_verified on as false when the provider says %s', async (_case, emailVerified) => {
+    const claims = await ssoClaimsAfterSignIn(await idToken({ email: 'ada@idp.test', email_verified: emailVerified }))
+    expect(claims).toMatchObject({ email: 'ada@idp.test', email_verified: false })
+  })
+
+  // Attack: a token the provider issued to another client, which lists us among its audiences.
+  it.each([
+    ['several audiences and no azp', { aud: [AUDIENCE, 'other-client'] }],
+    ['several audiences, azp another client', { aud: [AUDIENCE, 'other-client'], azp: 'other-client' }],
+    ['one audience, azp another client', { azp: 'other-client' }]
+  ])('refuses a token with %s: 401 (OIDC Core 3.1.3.7)', async (_case, claims) => {
+    const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken(claims) })
+    expect(response.statusCode).toBe(401)
+    expect(cookiesSetBy(response)['service-auth-token']).toBeUndefined()
+  })
+
+  it.each([
+    ['several audiences, azp us', { aud: [AUDIENCE, 'other-client'], azp: AUDIENCE }],
+    ['one audience, azp us', { azp: AUDIENCE }]
+  ])('accepts a token with %s', async (_case, claims) => {
+    expect((await setCookie({ userId: 'idp-user-1', idToken: await idToken(claims) })).statusCode).toBe(200)
   })
 
   it.each([

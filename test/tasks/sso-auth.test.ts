@@ -2,6 +2,7 @@ import { SignJWT, UnsecuredJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TasksAuthMode } from '../../src/shared/config.js'
 import type { App } from '../../src/shared/http/server.js'
+import { SSO_TOKEN_TYPE } from '../../src/shared/sso/sso-token.js'
 import { createSsoTokenVerifier, remoteHubKeys } from '../../src/shared/sso/token-verifier.js'
 import { type TestDatabase, databasesUnderTest } from '../helpers/databases.js'
 import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../helpers/jwks-server.js'
@@ -33,7 +34,7 @@ describe('the task manager trusts the hub SSO tokens', () => {
   })
 
   const token = (sub: string, overrides: { aud?: string; iss?: string } = {}, expiresIn: string | number = '5m') =>
-    signToken(hubKey, { sub, aud: overrides.aud ?? 'tasks', iss: overrides.iss ?? ISSUER, email: `${sub}@example.test` }, expiresIn)
+    signToken(hubKey, { sub, aud: overrides.aud ?? 'tasks', iss: overrides.iss ?? ISSUER, email: `${sub}@example.test` }, expiresIn, SSO_TOKEN_TYPE)
   const bearer = async (sub: string) => ({ authorization: `Bearer ${await token(sub)}` })
   const listAs = (auth: TasksAuthMode, headers: Record<string, string>) => apps.get(auth)!.inject({ url: '/tasks', headers })
 
@@ -80,7 +81,7 @@ describe('the task manager trusts the hub SSO tokens', () => {
   })
 
   it('TASKS_AUTH=header: a forged token beside x-user-id is refused, not ignored', async () => {
-    const response = await listAs('header', { authorization: `Bearer ${await signToken(otherKey, { sub: 'ana', aud: 'tasks', iss: ISSUER })}`, 'x-user-id': 'ana' })
+    const response = await listAs('header', { authorization: `Bearer ${await signToken(otherKey, { sub: 'ana', aud: 'tasks', iss: ISSUER }, '5m', SSO_TOKEN_TYPE)}`, 'x-user-id': 'ana' })
     expect(response.statusCode).toBe(401)
     expect(response.headers['www-authenticate']).toBe('Bearer realm="hearth", error="invalid_token"')
   })
@@ -98,19 +99,19 @@ describe('the task manager trusts the hub SSO tokens', () => {
       ['an expired token', () => token('ana', {}, Math.floor(Date.now() / 1000) - 31), 'SSO token has expired'],
       ['a token for another application', () => token('ana', { aud: 'billing' }), 'SSO token is invalid'],
       ['a token of another issuer', () => token('ana', { iss: 'http://evil.test' }), 'SSO token is invalid'],
-      ['a token signed by an unpublished key with a published kid', () => signToken(otherKey, { sub: 'ana', aud: 'tasks', iss: ISSUER }), 'SSO token is invalid'],
+      ['a token signed by an unpublished key with a published kid', () => signToken(otherKey, { sub: 'ana', aud: 'tasks', iss: ISSUER }, '5m', SSO_TOKEN_TYPE), 'SSO token is invalid'],
       ['an unsigned token (alg none)', async () => new UnsecuredJWT({ sub: 'ana', aud: 'tasks', iss: ISSUER }).setIssuedAt().setExpirationTime('5m').encode(), 'SSO token is invalid'],
       [
         'an HMAC token keyed with the public key',
         () =>
           new SignJWT({ sub: 'ana', aud: 'tasks', iss: ISSUER })
-            .setProtectedHeader({ alg: 'HS256', kid: 'hub-1' })
+            .setProtectedHeader({ alg: 'HS256', kid: 'hub-1', typ: SSO_TOKEN_TYPE })
             .setIssuedAt()
             .setExpirationTime('5m')
             .sign(new TextEncoder().encode(JSON.stringify(hubKey.publicJwk))),
         'SSO token is invalid'
       ],
-      ['a token without a subject', () => signToken(hubKey, { aud: 'tasks', iss: ISSUER }), 'SSO token is invalid'],
+      ['a token without a subject', () => signToken(hubKey, { aud: 'tasks', iss: ISSUER }, '5m', SSO_TOKEN_TYPE), 'SSO token is invalid'],
       ['garbage', async () => 'not.a.jwt', 'SSO token is invalid']
     ]
 
@@ -145,7 +146,7 @@ describe('the task manager trusts the hub SSO tokens', () => {
 
       const nextKey = await newSigningKey('hub-2')
       rotating.publish([hubKey, nextKey])
-      const rotated = await signToken(nextKey, { sub: 'ana', aud: 'tasks', iss: ISSUER })
+      const rotated = await signToken(nextKey, { sub: 'ana', aud: 'tasks', iss: ISSUER }, '5m', SSO_TOKEN_TYPE)
       expect((await app.inject({ url: '/tasks', headers: { authorization: `Bearer ${rotated}` } })).statusCode).toBe(200)
       expect((await app.inject({ url: '/tasks', headers: await bearer('ana') })).statusCode).toBe(200)
       expect(rotating.fetches()).toBe(2)

@@ -13,6 +13,11 @@ export interface RateLimits {
   failedLoginsPerIp: Limit
   /** Sign-up attempts from one IP: slows mass account creation. */
   signupsPerIp: Limit
+  /**
+   * Successful sign-ins for one account: bounds how fast one password or ID token makes sessions
+   * and password hashes (argon2 is what a loop of correct logins costs everyone else).
+   */
+  signInsPerAccount: Limit
 }
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -21,19 +26,31 @@ const ONE_HOUR = 60 * 60 * 1000
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   failedLoginsPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
   failedLoginsPerIp: { limit: 100, windowMs: FIFTEEN_MINUTES },
-  signupsPerIp: { limit: 20, windowMs: ONE_HOUR }
+  signupsPerIp: { limit: 20, windowMs: ONE_HOUR },
+  signInsPerAccount: { limit: 30, windowMs: FIFTEEN_MINUTES }
 }
 
-/** Emails are hashed before they become keys, so the counter store holds no addresses. */
-const accountKey = (email: string) => `login:account:${createHash('sha256').update(email).digest('base64url')}`
+/** The two ways to sign in, counted apart: login by email, set-cookie by user id. */
+export type SignInRoute = 'login' | 'set-cookie'
+
+/** Why a sign-in attempt was refused, and for how long (ms). */
+export interface SignInRefusal {
+  limit: 'failures' | 'sign-ins'
+  retryInMs: number
+}
+
+/** Emails (and user ids) are hashed before they become keys, so the counter store holds no addresses. */
+const accountKey = (route: SignInRoute, account: string, counter = 'account') =>
+  `${route}:${counter}:${createHash('sha256').update(account).digest('base64url')}`
 const ipKey = (kind: string, ip: string) => `${kind}:ip:${ip}`
 
 /**
  * The hub's abuse limits; a check answers how long to wait (ms) when blocked, else null.
  *
- * A login attempt is counted as a failure before the password is checked, and taken back when it
- * succeeds: counting only after a failed check would let parallel guesses all pass the check
- * before any of them is counted.
+ * A sign-in attempt (a login, or a set-cookie) is counted as a failure before the password or ID
+ * token is checked, and taken back when it succeeds: counting only after a failed check would let
+ * parallel guesses all pass the check before any of them is counted. For the same reason it is
+ * counted as a success beforehand too, and that count is taken back when it fails.
  */
 export function createSignInThrottle(store: CounterStore, limits: RateLimits) {
   const count = async (key: string, { limit, windowMs }: Limit) => {
@@ -42,22 +59,34 @@ export function createSignInThrottle(store: CounterStore, limits: RateLimits) {
   }
   return {
     /**
-     * Counts this login attempt against the account and the IP. When either is over its limit,
-     * answers the wait and takes the attempt back from the other, since no password was tried.
+     * Counts this sign-in attempt against the IP and, only when the IP is within its limit, against
+     * the account, then the account's sign-ins: any email makes a new account key, so an address
+     * over its limit must not make more (a flood of them would crowd the store). An attempt a
+     * later limit refuses is taken back from the earlier ones, since no password was tried.
      */
-    async loginAttempt(email: string, ip: string): Promise<number | null> {
-      const counted = await Promise.all([count(accountKey(email), limits.failedLoginsPerAccount), count(ipKey('login', ip), limits.failedLoginsPerIp)])
-      const waits = counted.flatMap(({ blockedFor }) => (blockedFor === null ? [] : [blockedFor]))
-      if (waits.length === 0) return null
-      await Promise.all(counted.filter(({ blockedFor }) => blockedFor === null).map(({ key }) => store.decrement(key)))
-      return Math.max(...waits)
+    async signInAttempt(route: SignInRoute, account: string, ip: string): Promise<SignInRefusal | null> {
+      const perIp = await count(ipKey(route, ip), limits.failedLoginsPerIp)
+      if (perIp.blockedFor !== null) return { limit: 'failures', retryInMs: perIp.blockedFor }
+      const perAccount = await count(accountKey(route, account), limits.failedLoginsPerAccount)
+      if (perAccount.blockedFor !== null) {
+        await store.decrement(perIp.key)
+        return { limit: 'failures', retryInMs: perAccount.blockedFor }
+      }
+      const signIns = await count(accountKey(route, account, 'sign-ins'), limits.signInsPerAccount)
+      if (signIns.blockedFor === null) return null
+      await Promise.all([store.decrement(perIp.key), store.decrement(perAccount.key)])
+      return { limit: 'sign-ins', retryInMs: signIns.blockedFor }
     },
     /**
-     * A successful login clears the account's failures and takes its attempt back from the IP
-     * (not the IP's other failures: others may be guessing from there).
+     * A successful sign-in clears the account's failures and takes its attempt back from the IP
+     * (not the IP's other failures: others may be guessing from there); it stays a sign-in.
      */
-    async loginSucceeded(email: string, ip: string): Promise<void> {
-      await Promise.all([store.reset(accountKey(email)), store.decrement(ipKey('login', ip))])
+    async signInSucceeded(route: SignInRoute, account: string, ip: string): Promise<void> {
+      await Promise.all([store.reset(accountKey(route, account)), store.decrement(ipKey(route, ip))])
+    },
+    /** A failed sign-in stays a failure and is taken back from the account's sign-ins. */
+    async signInFailed(route: SignInRoute, account: string): Promise<void> {
+      await store.decrement(accountKey(route, account, 'sign-ins'))
     },
     /** Counts this sign-up attempt; blocked once the IP's attempts exceed the limit. */
     async signupBlockedFor(ip: string): Promise<number | null> {

@@ -1,5 +1,5 @@
 import { failureForLog } from '../../shared/database/availability.js'
-import { forbidden, unauthorized } from '../../shared/errors.js'
+import { type HttpError, forbidden, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import { tooManyRequests } from '../http-errors.js'
@@ -8,7 +8,7 @@ import { Credentials, LoginResponse, SignupResponse } from '../schemas.js'
 import type { BuiltinIdTokens } from '../tokens/builtin-id-tokens.js'
 import type { Accounts } from '../users/accounts.js'
 import { normaliseEmail } from '../users/credentials.js'
-import { type SignInDependencies, signIn } from './sign-in.js'
+import { type SignInDependencies, signIn, signInRefused } from './sign-in.js'
 
 export interface AccountRouteDependencies extends SignInDependencies {
   accounts: Accounts
@@ -53,24 +53,30 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
     },
     async (request, reply) => {
       const email = normaliseEmail(request.body.email)
-      const wait = await throttle.loginAttempt(email, request.ip)
-      if (wait !== null) throw tooManyRequests(reply, wait, 'Too many failed sign-ins; try again later')
-      const result = await accounts.authenticate(request.body)
-      if (result.outcome !== 'signed-in') {
-        if (result.outcome !== 'unknown-email') {
+      const refusal = await throttle.signInAttempt('login', email, request.ip)
+      if (refusal) throw signInRefused(reply, refusal)
+      // Every failure answers alike; the audit trail keeps which account was tried and why.
+      const refuse = async (failure?: { userId: string; reason: string }): Promise<HttpError> => {
+        await throttle.signInFailed('login', email)
+        if (failure) {
           // Not awaited: the write would make a failure on an existing account answer later than
           // one on an unknown email, telling the caller which emails have accounts.
-          audit(request, { userId: result.userId, type: 'signin.failed', detail: { reason: result.outcome } }).catch((error: unknown) =>
+          audit(request, { userId: failure.userId, type: 'signin.failed', detail: { reason: failure.reason } }).catch((error: unknown) =>
             request.log.error(failureForLog(error), 'recording a failed sign-in in the audit trail failed')
           )
         }
-        throw unauthorized('Email or password is incorrect')
+        return unauthorized('Email or password is incorrect')
       }
+      const result = await accounts.authenticate(request.body)
+      if (result.outcome === 'unknown-email') throw await refuse()
+      if (result.outcome !== 'signed-in') throw await refuse({ userId: result.userId, reason: result.outcome })
       const { account } = result
-      await throttle.loginSucceeded(email, request.ip)
-      const { idToken } = await idTokens.issue(account, now())
-      const expiresAt = await signIn(deps, request, reply, account, 'password')
-      return { userId: account.userId, idToken, expiresAt: expiresAt.toISOString() }
+      const started = await signIn(deps, request, reply, account, 'password')
+      // Disabled since `authenticate` read it: no session was created.
+      if (!started) throw await refuse({ userId: account.userId, reason: 'account-disabled' })
+      await throttle.signInSucceeded('login', email, request.ip)
+      const { idToken } = await idTokens.issue(account, started.sessionId, now())
+      return { userId: account.userId, idToken, expiresAt: started.expiresAt.toISOString() }
     }
   )
 }

@@ -1,13 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { unauthorized } from '../../shared/errors.js'
+import { type HttpError, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import type { AuditRequest } from '../audit/context.js'
+import { tooManyRequests } from '../http-errors.js'
+import type { SignInRefusal, SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import { SetCookieBody, SessionResponse } from '../schemas.js'
 import type { SessionCookies } from '../sessions/session-cookies.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { storableUserAgent } from '../storable-text.js'
 import type { IdTokenVerifier, VerifiedIdentity } from '../tokens/identity.js'
+import type { UsedIdTokens } from '../tokens/used-id-tokens.js'
 
 export interface SignInDependencies {
   sessions: Sessions
@@ -19,28 +22,56 @@ export interface SignInDependencies {
 /** How the user proved who they are: their password (login) or an ID token (set-cookie). */
 export type SignInMethod = 'password' | 'id-token'
 
-/** Starts a session for a verified identity, sets its cookies and audits it; answers when the auth cookie expires. */
+/** A session just started: its id, and when its auth cookie expires. */
+export interface StartedSession {
+  sessionId: string
+  expiresAt: Date
+}
+
+/**
+ * Starts a session for a verified identity, sets its cookies and audits it. Null, and no cookie,
+ * when the built-in account was disabled in the meantime: the session is not created then.
+ */
 export async function signIn(
   { sessions, sessionCookies, audit, now }: SignInDependencies,
   request: FastifyRequest,
   reply: FastifyReply,
   identity: VerifiedIdentity,
   method: SignInMethod
-): Promise<Date> {
+): Promise<StartedSession | null> {
   const at = now()
   const userAgent = storableUserAgent(request.headers['user-agent'] ?? '')
-  const { session, cookie } = await sessions.start(identity, userAgent, at)
+  const started = await sessions.start(identity, userAgent, at)
+  if (!started) return null
+  const { session, cookie } = started
   sessionCookies.set(reply, session.id, cookie, at)
   await audit(request, { userId: identity.userId, type: 'signin', detail: { method } })
-  return cookie.expiresAt
+  return { sessionId: session.id, expiresAt: cookie.expiresAt }
+}
+
+const REFUSAL_MESSAGES: Record<SignInRefusal['limit'], string> = {
+  failures: 'Too many failed sign-ins; try again later',
+  'sign-ins': 'Too many sign-ins to this account; try again later'
+}
+
+/** The 429 for a sign-in the throttle refused, with `Retry-After`. */
+export function signInRefused(reply: FastifyReply, refusal: SignInRefusal): HttpError {
+  return tooManyRequests(reply, refusal.retryInMs, REFUSAL_MESSAGES[refusal.limit])
+}
+
+export interface SetCookieDependencies extends SignInDependencies {
+  idTokens: IdTokenVerifier
+  usedIdTokens: UsedIdTokens
+  throttle: SignInThrottle
 }
 
 /**
  * POST /api/auth/set-cookie. The spec sends only the user id; we also require the identity
  * provider's ID token for it, since a session minted from a bare id would let anyone sign in as
- * anyone (docs/hub.md): a bare id is 401, like a token that does not verify.
+ * anyone (docs/hub.md): a bare id is 401, like a token that does not verify. Throttled like login,
+ * by user id and IP.
  */
-export async function setCookieRoute(app: App, deps: SignInDependencies & { idTokens: IdTokenVerifier }) {
+export async function setCookieRoute(app: App, deps: SetCookieDependencies) {
   app.post(
     '/api/auth/set-cookie',
     {
@@ -48,17 +79,39 @@ export async function setCookieRoute(app: App, deps: SignInDependencies & { idTo
         summary: 'Start a session from an ID token the browser obtained from the identity provider',
         tags: ['auth'],
         body: SetCookieBody,
-        response: { 200: SessionResponse, ...errorResponses(400, 401, 403) }
+        response: { 200: SessionResponse, ...errorResponses(400, 401, 403, 429) }
       }
     },
     async (request, reply) => {
       const { userId, idToken } = request.body
-      const identity = idToken === undefined ? null : await deps.idTokens.verify(idToken, deps.now())
-      if (!identity || identity.userId !== userId) {
+      const refusal = await deps.throttle.signInAttempt('set-cookie', userId, request.ip)
+      if (refusal) throw signInRefused(reply, refusal)
+      const started = idToken === undefined ? null : await signInWithIdToken(deps, request, reply, userId, idToken)
+      if (!started) {
+        await deps.throttle.signInFailed('set-cookie', userId)
         throw unauthorized('The ID token is invalid, expired or not for this user')
       }
-      const expiresAt = await signIn(deps, request, reply, identity, 'id-token')
-      return { userId: identity.userId, expiresAt: expiresAt.toISOString() }
+      await deps.throttle.signInSucceeded('set-cookie', userId, request.ip)
+      return { userId, expiresAt: started.expiresAt.toISOString() }
     }
   )
+}
+
+/**
+ * A session from an ID token that verifies, names this user, has not been used before, and whose
+ * own session (the login it came from, for the built-in provider) has not been signed out.
+ */
+async function signInWithIdToken(
+  deps: SetCookieDependencies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  idToken: string
+): Promise<StartedSession | null> {
+  const at = deps.now()
+  const verified = await deps.idTokens.verify(idToken, at)
+  if (!verified || verified.identity.userId !== userId) return null
+  if (verified.sessionId !== undefined && !(await deps.sessions.isOpen(verified.sessionId, userId, at))) return null
+  if (!(await deps.usedIdTokens.markUsed(verified, at))) return null
+  return signIn(deps, request, reply, verified.identity, 'id-token')
 }

@@ -36,8 +36,8 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, audit, now }:
       if (!Object.hasOwn(apps, audience)) {
         throw badRequest(`Audience must be a registered application: ${Object.keys(apps).join(', ')}`)
       }
-      const { userId, email } = sessionOf(request)
-      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, email, audience }, now())
+      const { userId, email, emailVerified } = sessionOf(request)
+      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, email, emailVerified, audience }, now())
       await audit(request, { userId, type: 'sso-token.issued', detail: { audience } })
       return { token, expiresAt: expiresAt.toISOString() }
     }

@@ -21,11 +21,17 @@ const SESSION_CACHE_MAX_ENTRIES = 10_000
  * from growing memory without end (past it, the oldest is forgotten first).
  */
 const REVOKED_MAX_ENTRIES = 10_000
+/**
+ * A user's sessions beyond this many, oldest first, end when another starts: a loop of correct
+ * logins must not grow the table (and every dashboard's list) without bound.
+ */
+export const MAX_SESSIONS_PER_USER = 100
 
 export interface ActiveSession {
   id: string
   userId: string
   email: string
+  emailVerified: boolean
   /** The absolute end of the session. */
   expiresAt: Date
 }
@@ -39,6 +45,13 @@ export interface SessionOptions {
   repository: SessionsRepository
   cookieKeys: readonly string[]
   maxAgeSeconds: number
+  /**
+   * The built-in provider's sessions start only for an account that exists and is enabled, checked
+   * as the row is inserted (see `insertForEnabledAccount`), so that no login or set-cookie already
+   * past its own check can leave a session behind `users:disable`. An external provider's users
+   * have no account here.
+   */
+  enabledAccountsOnly: boolean
   /** The clock the cache's time-to-live runs on, so tests can move it. */
   now: () => Date
 }
@@ -47,7 +60,7 @@ export interface SessionOptions {
  * Sessions as rows: the signed cookie proves possession, the row decides validity, sign-out
  * deletes the row. `validate` is the one function every protected request goes through.
  */
-export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: SessionOptions) {
+export function createSessions({ repository, cookieKeys, maxAgeSeconds, enabledAccountsOnly, now }: SessionOptions) {
   const recentlyRead = new LRUCache<string, SessionRow>({
     max: SESSION_CACHE_MAX_ENTRIES,
     ttl: SESSION_CACHE_TTL_MS,
@@ -74,28 +87,55 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: S
     return row
   }
 
+  /** Forgets sessions deleted from the database, so this instance stops trusting its copy at once. */
+  const forget = (ids: readonly string[]) => {
+    for (const id of ids) {
+      recentlyRevoked.set(id, true)
+      recentlyRead.delete(id)
+    }
+  }
+
   return {
     /** The cookie's claims when its signature and expiry hold; no database read. */
     claimsOf(cookieValue: string | undefined, now: Date): SessionCookieClaims | null {
       return cookieValue ? verifySessionCookie(cookieValue, cookieKeys, now) : null
     },
 
-    async start(identity: VerifiedIdentity, userAgent: string, now: Date): Promise<{ session: ActiveSession; cookie: IssuedCookie }> {
+    /**
+     * Starts a session, ending the user's oldest beyond `MAX_SESSIONS_PER_USER`; null when the
+     * built-in account is disabled or gone by the time the row is inserted.
+     */
+    async start(identity: VerifiedIdentity, userAgent: string, now: Date): Promise<{ session: ActiveSession; cookie: IssuedCookie } | null> {
       const timestamp = now.toISOString()
       const expiresAt = new Date(now.getTime() + maxAgeSeconds * 1000)
       const row: SessionRow = {
         id: randomBytes(24).toString('base64url'),
         userId: identity.userId,
         email: identity.email,
+        emailVerified: identity.emailVerified ? 1 : 0,
         userAgent,
         createdAt: timestamp,
         expiresAt: expiresAt.toISOString(),
         lastSeenAt: timestamp
       }
       await repository.deleteExpiredOf(identity.userId, timestamp)
-      await repository.insert(row)
-      const session = { id: row.id, userId: row.userId, email: row.email, expiresAt }
+      if (enabledAccountsOnly) {
+        if (!(await repository.insertForEnabledAccount(row))) return null
+      } else {
+        await repository.insert(row)
+      }
+      forget(await repository.deleteAllButNewestOf(row.userId, row.id, MAX_SESSIONS_PER_USER))
+      const session = { id: row.id, userId: row.userId, email: row.email, emailVerified: identity.emailVerified, expiresAt }
       return { session, cookie: cookieFor(session, now) }
+    },
+
+    /**
+     * Whether this user's session is still open, read from the database rather than this instance's
+     * copy: for set-cookie, which must not accept the ID token of a session signed out elsewhere.
+     */
+    async isOpen(sessionId: string, userId: string, now: Date): Promise<boolean> {
+      const row = await repository.findById(sessionId)
+      return row !== undefined && row.userId === userId && Date.parse(row.expiresAt) > now.getTime()
     },
 
     /** The live session behind a cookie value, or null: bad signature, stale cookie, revoked or ended session. */
@@ -104,7 +144,7 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, now }: S
       if (!claims) return null
       const row = await findRow(claims.sessionId)
       if (!row || row.userId !== claims.userId || Date.parse(row.expiresAt) <= now.getTime()) return null
-      return { id: row.id, userId: row.userId, email: row.email, expiresAt: new Date(row.expiresAt) }
+      return { id: row.id, userId: row.userId, email: row.email, emailVerified: row.emailVerified === 1, expiresAt: new Date(row.expiresAt) }
     },
 
     async refresh(session: ActiveSession, now: Date): Promise<IssuedCookie> {

@@ -18,8 +18,8 @@ export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number]
 const NEW_KEY_ALGORITHM: SigningAlgorithm = 'EdDSA'
 
 /**
- * How long a retired key stays published: the longest lifetime of a token it signed (a built-in
- * ID token, one hour) plus the clock tolerance verifiers allow.
+ * How long a retired key stays published: well past the longest lifetime of a token it signed (an
+ * SSO token, five minutes; ID tokens live two) plus the clock tolerance verifiers allow.
  */
 export const RETIRED_KEY_RETENTION_MS = 65 * 60 * 1000
 

@@ -6,6 +6,8 @@ export interface TokenContent {
   audience: string
   subject: string
   lifetimeSeconds: number
+  /** The `typ` header: `JWT` unless the kind of token must be told apart from the others (RFC 8725 3.11). */
+  type?: string
   /** Further claims (`email`, `jti`). */
   claims: JWTPayload
 }
@@ -16,7 +18,7 @@ export async function signWithKeyring(keyring: Keyring, content: TokenContent, n
   const issuedAt = Math.floor(now.getTime() / 1000)
   const expiresAt = new Date((issuedAt + content.lifetimeSeconds) * 1000)
   const token = await new SignJWT(content.claims)
-    .setProtectedHeader({ alg, kid, typ: 'JWT' })
+    .setProtectedHeader({ alg, kid, typ: content.type ?? 'JWT' })
     .setIssuer(content.issuer)
     .setAudience(content.audience)
     .setSubject(content.subject)

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto'
+import { SSO_TOKEN_LIFETIME_SECONDS, SSO_TOKEN_TYPE } from '../../shared/sso/sso-token.js'
 import type { Keyring } from './keyring.js'
 import { signWithKeyring } from './signing.js'
-
-/** Long enough to navigate to another application, short enough that a leaked token is soon useless. */
-export const SSO_TOKEN_LIFETIME_SECONDS = 5 * 60
 
 export interface SsoTokenClaims {
   userId: string
   email: string
+  /** Whether the identity provider had verified `email` when the session began. */
+  emailVerified: boolean
   /** The registered application the token is for. */
   audience: string
 }
 
-/** Signs an SSO token: `iss` the hub's public URL, `aud` the application, one-off `jti`, five minutes. */
+/** Signs an SSO token: typed `hearth-sso+jwt`, `iss` the hub's public URL, `aud` the application, one-off `jti`, five minutes. */
 export function issueSsoToken(
   keyring: Keyring,
   issuer: string,
@@ -26,7 +26,8 @@ export function issueSsoToken(
       audience: claims.audience,
       subject: claims.userId,
       lifetimeSeconds: SSO_TOKEN_LIFETIME_SECONDS,
-      claims: { email: claims.email, jti: randomUUID() }
+      type: SSO_TOKEN_TYPE,
+      claims: { email: claims.email, email_verified: claims.emailVerified, jti: randomUUID() }
     },
     now
   )

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url'
 import commonPasswords from './common-passwords.json' with { type: 'json' }
 
 export const PASSWORD_MIN_LENGTH = 8
@@ -10,15 +11,39 @@ const COMMON_PASSWORDS: ReadonlySet<string> = new Set(commonPasswords)
 /** One visible local part, one @, a dotted domain; no spaces. Deliverability is not ours to prove. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
 
-/** The email as stored and compared: trimmed and lower case, so uniqueness is case-insensitive. */
+/**
+ * Characters a reader cannot see or that change how the text around them is shown: controls,
+ * format characters (zero-width spaces and joiners, bidi controls, U+FEFF) and Unicode's other
+ * default-ignorable code points (soft hyphen, variation selectors, fillers). An address holding
+ * one looks exactly like the address without it, which is all an impersonator needs.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u
+
+/**
+ * The email as stored and compared. NFC, so an "é" typed as one code point or as "e" and an accent
+ * is one address; trimmed; lower case, so uniqueness is case-insensitive (the local part too:
+ * RFC 5321 would let a mail server tell "Ada" from "ada", but two accounts for one inbox are the
+ * greater harm, and every stored address was already lower-cased); and the domain in its IDNA
+ * ASCII form, so "bücher.de" and "xn--bcher-kva.de" are one domain.
+ */
 export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase()
+  const trimmed = email.normalize('NFC').trim()
+  const at = trimmed.lastIndexOf('@')
+  if (at === -1) return trimmed.toLowerCase()
+  const domain = trimmed.slice(at + 1)
+  // Unicode does not promise that lower-casing keeps a string in NFC, hence NFC again.
+  const local = trimmed.slice(0, at).toLowerCase().normalize('NFC')
+  // domainToASCII answers '' for a name IDNA refuses; kept as typed, it then fails emailProblem.
+  return `${local}@${domainToASCII(domain) || domain.toLowerCase()}`
 }
 
-/** Why the email cannot be used, or null. Expects a normalised email. */
-export function emailProblem(email: string): string | null {
+/** Why the email cannot be used for a new account, or null. Takes the email as typed. */
+export function emailProblem(typed: string): string | null {
+  if (INVISIBLE.test(typed.normalize('NFC').trim())) return 'Email must not contain control or invisible characters'
+  const email = normaliseEmail(typed)
   if (email.length > EMAIL_MAX_LENGTH) return `Email must be at most ${EMAIL_MAX_LENGTH} characters`
-  return EMAIL.test(email) ? null : 'Email must be a valid email address'
+  const domain = email.slice(email.lastIndexOf('@') + 1)
+  return EMAIL.test(email) && domainToASCII(domain) === domain ? null : 'Email must be a valid email address'
 }
 
 /** Why the password cannot be used, or null. Lengths count characters, not bytes. */

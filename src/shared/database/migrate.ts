@@ -15,6 +15,8 @@ import * as hubUsers from './migrations/0003-hub-users.js'
 import * as hubSessions from './migrations/0004-hub-sessions.js'
 import * as privacy from './migrations/0010-privacy.js'
 import * as cspReports from './migrations/0020-csp-reports.js'
+import * as usedIdTokens from './migrations/0030-used-id-tokens.js'
+import * as sessionEmailVerified from './migrations/0031-session-email-verified.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -23,7 +25,9 @@ const migrations: Record<string, Migration> = {
   '0003-hub-users': hubUsers,
   '0004-hub-sessions': hubSessions,
   '0010-privacy': privacy,
-  '0020-csp-reports': cspReports
+  '0020-csp-reports': cspReports,
+  '0030-used-id-tokens': usedIdTokens,
+  '0031-session-email-verified': sessionEmailVerified
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

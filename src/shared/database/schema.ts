@@ -14,6 +14,7 @@ export interface Database {
   consents: ConsentsTable
   auditEvents: AuditEventsTable
   cspReports: CspReportsTable
+  usedIdTokens: UsedIdTokensTable
 }
 
 export interface TasksTable {
@@ -56,12 +57,22 @@ export interface SessionsTable {
   id: string
   userId: string
   email: string
+  /** 1 when the identity provider had verified `email` at sign-in (never yet for the built-in one), else 0. */
+  emailVerified: number
   userAgent: string
   createdAt: string
   /** The absolute end of the session; refreshes never go past it. */
   expiresAt: string
   /** Updated on refresh (every 45 minutes), not on every request, to keep the hot path read-only. */
   lastSeenAt: string
+}
+
+/** ID tokens set-cookie has accepted, kept until they expire so that none is accepted twice. */
+export interface UsedIdTokensTable {
+  /** SHA-256 of the token's `jti`, or of its signed claims when it has none. */
+  replayKey: string
+  /** The token's expiry plus the clock tolerance: after it the token fails verification anyway. */
+  acceptedUntil: string
 }
 
 export interface PrivacySettingsTable {

@@ -1,4 +1,5 @@
-import { type JWTVerifyGetKey, createRemoteJWKSet, errors, jwtVerify } from 'jose'
+import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, errors, jwtVerify } from 'jose'
+import { SSO_TOKEN_LIFETIME_SECONDS, SSO_TOKEN_TYPE } from './sso-token.js'
 
 /** The hub signs SSO tokens with one of these; anything else (`none`, HMAC) is refused. */
 export const SSO_TOKEN_ALGORITHMS = ['EdDSA', 'ES256']
@@ -30,8 +31,9 @@ export interface SsoTokenVerifierOptions {
 }
 
 /**
- * Verifies an SSO token of the hub: signature by an allowed algorithm and a published key,
- * `iss`, `aud`, `exp`/`iat` within the clock skew, and a subject. Every failure is an SsoTokenError.
+ * Verifies an SSO token of the hub: the `hearth-sso+jwt` type, signature by an allowed algorithm and
+ * a published key, `iss`, `aud`, `exp` and `iat` within the clock skew (`iat` not in the future),
+ * `exp - iat` within the hub's SSO token lifetime, and a subject. Every failure is an SsoTokenError.
  */
 export function createSsoTokenVerifier({ keys, issuer, audience }: SsoTokenVerifierOptions): SsoTokenVerifier {
   return async (token) => {
@@ -40,16 +42,25 @@ export function createSsoTokenVerifier({ keys, issuer, audience }: SsoTokenVerif
         algorithms: SSO_TOKEN_ALGORITHMS,
         issuer,
         audience,
+        // The hub's ID tokens are signed with the same keys; only an SSO token carries this type.
+        typ: SSO_TOKEN_TYPE,
         clockTolerance: CLOCK_SKEW_SECONDS,
+        // Also makes jose refuse an `iat` further in the future than the skew.
+        maxTokenAge: SSO_TOKEN_LIFETIME_SECONDS,
         requiredClaims: ['sub', 'exp', 'iat']
       })
-      if (!payload.sub) throw new SsoTokenError('invalid')
+      if (!payload.sub || !withinSsoLifetime(payload)) throw new SsoTokenError('invalid')
       return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined }
     } catch (error) {
       if (error instanceof SsoTokenError) throw error
       throw new SsoTokenError(error instanceof errors.JWTExpired ? 'expired' : 'invalid', { cause: error })
     }
   }
+}
+
+/** A token whose `exp` lies further from its `iat` than the hub ever signs was not made by the hub's token route. */
+function withinSsoLifetime({ iat, exp }: JWTPayload): boolean {
+  return iat !== undefined && exp !== undefined && exp - iat <= SSO_TOKEN_LIFETIME_SECONDS
 }
 
 /**

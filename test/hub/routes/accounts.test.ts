@@ -62,11 +62,11 @@ describe.each(databasesUnderTest())('sign-up and login on $name', (database) => 
     const body = response.json<{ userId: string; idToken: string; expiresAt: string }>()
     expect(body.userId).toBe(userId)
     expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now())
-    // The ID token: signed with a key the hub publishes, for one hour, naming the user.
+    // The ID token: signed with a key the hub publishes, for two minutes, naming the user, its own id and the login's session.
     const published = createLocalJWKSet((await hub.app.inject({ url: '/.well-known/jwks.json' })).json())
     const { payload } = await jwtVerify(body.idToken, published, { issuer: HUB_ORIGIN, audience: HUB_ORIGIN })
-    expect(payload).toMatchObject({ sub: userId, email: email.toLowerCase() })
-    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(60 * 60)
+    expect(payload).toMatchObject({ sub: userId, email: email.toLowerCase(), jti: expect.any(String), sid: expect.any(String) })
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(2 * 60)
     const cookies = cookiesSetBy(response)
     expect(cookies['service-auth-token']?.value).toMatch(/^v1\./)
     expect(cookies['service-csrf-token']?.value).toBeTruthy()
