@@ -1,37 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App } from '../../src/shared/http/server.js'
-import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
+import { describe, expect, it } from 'vitest'
+import { databasesUnderTest } from '../helpers/databases.js'
 import { buildTestHubApp, cookieHeader, cookiesSetBy } from '../helpers/hub-app.js'
-import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../helpers/jwks-server.js'
-
-const ISSUER = 'https://idp.test/'
-const AUDIENCE = 'hearth-web'
+import { IDP_AUDIENCE, externalProvider, useHubWithExternalProvider } from '../helpers/external-provider.js'
+import { newSigningKey, startJwksServer } from '../helpers/jwks-server.js'
 
 describe.each(databasesUnderTest())('external OpenID Connect provider on $name', (database) => {
-  let handle: TestDatabase
-  let app: App
-  let idp: Awaited<ReturnType<typeof startJwksServer>>
-  let idpKey: SigningKey
+  const idp = useHubWithExternalProvider(database)
+  const { idToken } = idp
 
-  /** An ID token as the provider would issue it, with the claims a case changes. */
-  const idToken = (claims: { sub?: string; iss?: string; aud?: string | string[]; azp?: string; email?: string; email_verified?: unknown }, key = idpKey, expiresIn = '1h') =>
-    signToken(key, { iss: ISSUER, aud: AUDIENCE, sub: 'idp-user-1', ...claims }, expiresIn)
-
-  beforeAll(async () => {
-    handle = await database.open()
-    idpKey = await newSigningKey('idp-key-1', 'ES256')
-    idp = await startJwksServer([idpKey])
-    app = await buildTestHubApp(handle, {
-      config: { identityProvider: { kind: 'oidc', jwksUrl: idp.url, issuer: ISSUER, audience: AUDIENCE } }
-    })
-  })
-  afterAll(async () => {
-    await app.close()
-    await idp.close()
-    await handle.destroy()
-  })
-
-  const setCookie = (payload: object) => app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
+  const setCookie = (payload: object) => idp.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload })
 
   /** Signs in with the provider's token, then asks for an SSO token: its claims. */
   const ssoClaimsAfterSignIn = async (token: string) => {
@@ -39,7 +16,7 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
     expect(response.statusCode, response.body).toBe(200)
     const cookies = cookiesSetBy(response)
     const csrfToken = cookies['service-csrf-token']?.value ?? ''
-    const sso = await app.inject({
+    const sso = await idp.app.inject({
       method: 'POST',
       url: '/api/auth/generate-token',
       headers: { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken },
@@ -67,8 +44,8 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
 
   // Attack: a token the provider issued to another client, which lists us among its audiences.
   it.each([
-    ['several audiences and no azp', { aud: [AUDIENCE, 'other-client'] }],
-    ['several audiences, azp another client', { aud: [AUDIENCE, 'other-client'], azp: 'other-client' }],
+    ['several audiences and no azp', { aud: [IDP_AUDIENCE, 'other-client'] }],
+    ['several audiences, azp another client', { aud: [IDP_AUDIENCE, 'other-client'], azp: 'other-client' }],
     ['one audience, azp another client', { azp: 'other-client' }]
   ])('refuses a token with %s: 401 (OIDC Core 3.1.3.7)', async (_case, claims) => {
     const response = await setCookie({ userId: 'idp-user-1', idToken: await idToken(claims) })
@@ -77,8 +54,8 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
   })
 
   it.each([
-    ['several audiences, azp us', { aud: [AUDIENCE, 'other-client'], azp: AUDIENCE }],
-    ['one audience, azp us', { azp: AUDIENCE }]
+    ['several audiences, azp us', { aud: [IDP_AUDIENCE, 'other-client'], azp: IDP_AUDIENCE }],
+    ['one audience, azp us', { azp: IDP_AUDIENCE }]
   ])('accepts a token with %s', async (_case, claims) => {
     expect((await setCookie({ userId: 'idp-user-1', idToken: await idToken(claims) })).statusCode).toBe(200)
   })
@@ -95,24 +72,24 @@ describe.each(databasesUnderTest())('external OpenID Connect provider on $name',
 
   it('refuses a token signed by a key the provider does not publish, and an expired one: 401', async () => {
     const unpublished = await newSigningKey('idp-key-1', 'ES256')
-    for (const token of [await idToken({}, unpublished), await idToken({}, idpKey, '-1h')]) {
+    for (const token of [await idToken({}, unpublished), await idToken({}, idp.idpKey, '-1h')]) {
       const response = await setCookie({ userId: 'idp-user-1', idToken: token })
       expect(response.statusCode).toBe(401)
     }
   })
 
   it('does not serve the built-in provider: the external one checks passwords', async () => {
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.co', password: 'x' } })
+    const login = await idp.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.co', password: 'x' } })
     expect(login.statusCode).toBe(404)
-    const signup = await app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'a@b.co', password: 'x' } })
+    const signup = await idp.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: 'a@b.co', password: 'x' } })
     expect(signup.statusCode).toBe(404)
   })
 
   it("answers 503 when the provider's keys cannot be fetched", async () => {
-    const closed = await startJwksServer([idpKey])
+    const closed = await startJwksServer([idp.idpKey])
     await closed.close()
-    const unreachable = await buildTestHubApp(handle, {
-      config: { identityProvider: { kind: 'oidc', jwksUrl: closed.url, issuer: ISSUER, audience: AUDIENCE } }
+    const unreachable = await buildTestHubApp(idp.handle, {
+      config: externalProvider(closed.url)
     })
     const response = await unreachable.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: 'idp-user-1', idToken: await idToken({}) } })
     expect(response.statusCode).toBe(503)

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ID_TOKEN_LIFETIME_SECONDS } from '../../src/hub/tokens/builtin-id-tokens.js'
 import { CLOCK_TOLERANCE_SECONDS } from '../../src/hub/tokens/token-errors.js'
-import type { App } from '../../src/shared/http/server.js'
-import { type TestDatabase, databasesUnderTest } from '../helpers/databases.js'
-import { buildTestHubApp, cookieHeader, cookiesSetBy, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
-import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../helpers/jwks-server.js'
+import { databasesUnderTest } from '../helpers/databases.js'
+import { cookieHeader, cookiesSetBy, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
+import { IDP_USER, useHubWithExternalProvider } from '../helpers/external-provider.js'
 
 /**
  * Issue 15, item 3: the `idToken` a login answers with minted any number of new 30-day sessions
@@ -93,36 +92,19 @@ describe.each(databasesUnderTest())('flooding set-cookie on $name', (database) =
 })
 
 describe.each(databasesUnderTest())("replaying an external provider's ID token on $name", (database) => {
-  const ISSUER = 'https://idp.test/'
-  const AUDIENCE = 'hearth-web'
-  let handle: TestDatabase
-  let app: App
-  let idp: Awaited<ReturnType<typeof startJwksServer>>
-  let idpKey: SigningKey
-  beforeAll(async () => {
-    handle = await database.open()
-    idpKey = await newSigningKey('idp-key-1', 'ES256')
-    idp = await startJwksServer([idpKey])
-    app = await buildTestHubApp(handle, { config: { identityProvider: { kind: 'oidc', jwksUrl: idp.url, issuer: ISSUER, audience: AUDIENCE } } })
-  })
-  afterAll(async () => {
-    await app.close()
-    await idp.close()
-    await handle.destroy()
-  })
-  const idToken = (claims: object) => signToken(idpKey, { iss: ISSUER, aud: AUDIENCE, sub: 'idp-user-1', ...claims }, '1h')
-  const setCookie = (token: string) => app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: 'idp-user-1', idToken: token } })
+  const idp = useHubWithExternalProvider(database)
+  const setCookie = (token: string) => idp.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: IDP_USER, idToken: token } })
 
   it('accepts a token with a jti once', async () => {
-    const token = await idToken({ jti: 'provider-token-1' })
+    const token = await idp.idToken({ jti: 'provider-token-1' })
     expect((await setCookie(token)).statusCode).toBe(200)
     expect((await setCookie(token)).statusCode).toBe(401)
   })
 
   it('accepts a token without a jti once, and another token of the same user as well', async () => {
-    const token = await idToken({ nonce: 'first' })
+    const token = await idp.idToken({ nonce: 'first' })
     expect((await setCookie(token)).statusCode).toBe(200)
     expect((await setCookie(token)).statusCode).toBe(401)
-    expect((await setCookie(await idToken({ nonce: 'second' }))).statusCode).toBe(200)
+    expect((await setCookie(await idp.idToken({ nonce: 'second' }))).statusCode).toBe(200)
   })
 })

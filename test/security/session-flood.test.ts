@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MAX_SESSIONS_PER_USER } from '../../src/hub/sessions/sessions.js'
-import type { App } from '../../src/shared/http/server.js'
-import { type TestDatabase, databasesUnderTest } from '../helpers/databases.js'
-import { GOOD_PASSWORD, type SignedIn, buildTestHubApp, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
-import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../helpers/jwks-server.js'
+import { databasesUnderTest } from '../helpers/databases.js'
+import { GOOD_PASSWORD, type SignedIn, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
+import { useHubWithExternalProvider } from '../helpers/external-provider.js'
 
 /**
  * Issue 15, item 7: correct logins were never throttled and a user's sessions never bounded: 64
@@ -60,28 +59,12 @@ describe.each(databasesUnderTest())("a user's sessions on $name", (database) => 
 })
 
 describe.each(databasesUnderTest())("set-cookie in a loop with an external provider's tokens on $name", (database) => {
-  const ISSUER = 'https://idp.test/'
-  const AUDIENCE = 'hearth-web'
-  let handle: TestDatabase
-  let app: App
-  let idp: Awaited<ReturnType<typeof startJwksServer>>
-  let idpKey: SigningKey
-  beforeAll(async () => {
-    handle = await database.open()
-    idpKey = await newSigningKey('idp-key-1', 'ES256')
-    idp = await startJwksServer([idpKey])
-    app = await buildTestHubApp(handle, { config: { identityProvider: { kind: 'oidc', jwksUrl: idp.url, issuer: ISSUER, audience: AUDIENCE } } })
-  })
-  afterAll(async () => {
-    await app.close()
-    await idp.close()
-    await handle.destroy()
-  })
+  const idp = useHubWithExternalProvider(database)
   const setCookie = async (userId: string, attempt: number) =>
-    app.inject({
+    idp.app.inject({
       method: 'POST',
       url: '/api/auth/set-cookie',
-      payload: { userId, idToken: await signToken(idpKey, { iss: ISSUER, aud: AUDIENCE, sub: userId, jti: `${userId}-${attempt}` }, '1h') }
+      payload: { userId, idToken: await idp.idToken({ sub: userId, jti: `${userId}-${attempt}` }) }
     })
 
   it('gets 30 sessions per account in 15 minutes, then 429 with Retry-After', async () => {
