@@ -10,7 +10,6 @@ import type { Logger } from '../logging.js'
 import { requestIdFor } from '../logging.js'
 import { type ErrorHandlingOptions, INTERNAL_SERVER_ERROR, errorHandling } from './error-handler.js'
 import { RequestLog } from './request-log.js'
-import { noStoreUnlessCacheable } from './cache-control.js'
 import { malformedRequestAnswer } from './malformed-requests.js'
 import { type OpenApiOptions, openApi } from './openapi.js'
 import { formatSchemaErrors, validatorCompiler } from './validation.js'
@@ -70,7 +69,7 @@ export async function createServer(options: ServerOptions): Promise<App> {
     // the request id and whatever the app's plugins put on every response.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const status = error.statusCode ?? 400
-      reply.header('x-request-id', request.id)
+      reply.header('x-request-id', request.id).header('cache-control', 'no-store')
       for (const hook of frameworkErrorHooks) hook(request, reply)
       if (status >= 500) request.log.error({ err: error }, 'request failed')
       reply.code(status).send({ error: frameworkErrorMessage(error, status) })
@@ -98,6 +97,10 @@ export async function createServer(options: ServerOptions): Promise<App> {
   // One callback hook, not async ones: it runs on every response and should cost no promise.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
+    // API answers carry tokens, session cookies and personal data, and so may their errors: no
+    // browser cache, back button or shared proxy keeps them. What may be cached (the JWKS, the
+    // pages' hashed assets, Swagger UI's files) says so itself and keeps its own header.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
     if (closing) reply.header('connection', 'close')
     done(null, payload)
   })
@@ -105,7 +108,6 @@ export async function createServer(options: ServerOptions): Promise<App> {
     routeFailureMessages: options.routeFailureMessages ?? true,
     databaseOutage: options.databaseOutage ?? 'unavailable'
   })
-  await app.register(noStoreUnlessCacheable)
   await app.register(openApi, options.openApi)
   return app
 }
