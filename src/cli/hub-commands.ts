@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { withDatabase } from './database.js'
+import { MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
 import { createUsersRepository } from '../hub/users/repository.js'
 import { createAccounts } from '../hub/users/accounts.js'
 import { setAccountDisabled } from '../hub/users/account-status.js'
@@ -16,6 +17,8 @@ Usage:
   npm run hub -- users:enable --email EMAIL     lets a disabled account sign in again
   npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
   npm run hub -- csp:top [--limit N]            lists the most frequent CSP violations
+  npm run hub -- mail:outbox [--to EMAIL] [--limit N]
+                                                prints the newest mails written to DATA_DIR/outbox
   npm run hub -- --help
 
 users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
@@ -30,7 +33,9 @@ keys:rotate makes the new key sign from now on; the old one stays published at
 /.well-known/jwks.json until every token it signed has expired. A running hub picks it up
 without a restart.
 
-${CSP_TOP_USAGE}`
+${CSP_TOP_USAGE}
+
+${MAIL_OUTBOX_USAGE}`
 
 export interface CliIo {
   env: Env
@@ -43,7 +48,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -64,6 +69,8 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
         return await rotateKeys(config, io)
       case 'csp:top':
         return await cspTop(config, parsed.values.limit, io)
+      case 'mail:outbox':
+        return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
       default:
         io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
         return 2

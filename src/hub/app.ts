@@ -29,6 +29,9 @@ import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import { auditRequests } from './audit/context.js'
 import { schedulePruning } from './audit/pruning.js'
+import { createMailQueue } from './mail/queue.js'
+import { startMailSender } from './mail/sender.js'
+import { createMailTransport } from './mail/transport.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
 import { hubDatasets } from './export/hub-datasets.js'
@@ -68,6 +71,8 @@ export interface HubAppDependencies {
   pageAssets?: PageAssets
   /** How often the audit trail is pruned by retention; hourly by default. */
   auditPruningIntervalMs?: number
+  /** How often queued mail is looked at, and the first retry delay; 5 s by default. */
+  mailSenderIntervalMs?: number
 }
 
 /**
@@ -116,6 +121,14 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const redis = sharedRedis(app, config.redisUrl, logger)
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
   app.addHook('onClose', stopPruning)
+  const stopMailSender = startMailSender({
+    queue: createMailQueue(db),
+    transport: createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir }),
+    logger,
+    now,
+    intervalMs: deps.mailSenderIntervalMs
+  })
+  app.addHook('onClose', stopMailSender)
 
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)

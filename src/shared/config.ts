@@ -1,4 +1,5 @@
 import proxyAddr from '@fastify/proxy-addr'
+import addressparser from 'nodemailer/lib/addressparser'
 import fs from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
@@ -82,6 +83,10 @@ export interface HubConfig {
   trustedProxies: string[]
   /** `Host` values it answers to besides its public URL's (canonical: see `canonicalHost`). */
   allowedHosts: string[]
+  /** An smtp:// or smtps:// URL mail is sent through; undefined: mail is written to DATA_DIR/outbox. */
+  smtpUrl: string | undefined
+  /** The From of every mail: an address with an optional display name. */
+  mailFrom: string
 }
 
 export interface Config {
@@ -169,8 +174,37 @@ function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): Hu
     apps: readApps(read, defaultApps),
     redisUrl: readRedisUrl(read),
     trustedProxies: readTrustedProxies(read),
-    allowedHosts: read.list('HUB_ALLOWED_HOSTS').map((entry) => read.allowedHost('HUB_ALLOWED_HOSTS', entry))
+    allowedHosts: read.list('HUB_ALLOWED_HOSTS').map((entry) => read.allowedHost('HUB_ALLOWED_HOSTS', entry)),
+    smtpUrl: readSmtpUrl(read),
+    mailFrom: readMailFrom(read, new URL(publicUrl).hostname)
   }
+}
+
+/** nodemailer reads the rest (credentials, port, `?` options); a path or fragment would be a typo. */
+function readSmtpUrl(read: ReturnType<typeof reader>): string | undefined {
+  const value = read.raw('HUB_SMTP_URL')
+  if (value === undefined) return undefined
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '' || !['', '/'].includes(url.pathname) || url.hash) {
+    throw new ConfigError('HUB_SMTP_URL', 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)')
+  }
+  return value
+}
+
+/** One address, with or without a display name, parsed as nodemailer will parse it. */
+function readMailFrom(read: ReturnType<typeof reader>, publicHost: string): string {
+  const value = read.string('HUB_MAIL_FROM', `Hearth <no-reply@${publicHost}>`)
+  const parsed = addressparser(value)
+  const [only] = parsed
+  if (/[\r\n]/.test(value) || parsed.length !== 1 || !only || 'group' in only || !/^[^\s@<>]+@[^\s@<>]+$/.test(only.address)) {
+    throw new ConfigError('HUB_MAIL_FROM', `must be one address with an optional display name, as "Hearth <no-reply@example.org>", got "${value}"`)
+  }
+  return value
 }
 
 function readIdentityProvider(read: ReturnType<typeof reader>): HubIdentityProvider {

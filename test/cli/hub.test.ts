@@ -3,6 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CliIo, USAGE, runHubCli } from '../../src/cli/hub-commands.js'
+import { passwordResetMail } from '../../src/hub/mail/templates.js'
+import { OUTBOX_DIRECTORY, createMailTransport } from '../../src/hub/mail/transport.js'
 import { SIGNING_KEYS_FILE } from '../../src/hub/tokens/keyring.js'
 import { openDatabase } from '../../src/shared/database/connect.js'
 
@@ -79,6 +81,44 @@ describe('hub CLI', () => {
     expect(keys[0]?.retiredAt).toBeUndefined()
     expect(keys[1]?.retiredAt).toBeDefined()
     expect(fs.statSync(path.join(dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
+  })
+
+  describe('mail:outbox', () => {
+    /** Writes a password-reset mail to the outbox as the hub's sender does, at `minute` past midnight. */
+    const writeResetMail = async (to: string, token: string, minute: number) => {
+      const outbox = createMailTransport({ smtpUrl: undefined, from: 'Hearth <no-reply@localhost>', dataDir })
+      const mail = passwordResetMail({ publicUrl: 'http://localhost:3001', language: 'es', email: to, token })
+      const { file } = await outbox.deliver({ id: `mail-${minute}`, attempts: 1, to, userId: null, ...mail }, new Date(Date.UTC(2030, 0, 1, 0, minute)))
+      return file ?? ''
+    }
+
+    it('prints the newest mails: path, recipient, subject and text, links included', async () => {
+      const older = await writeResetMail('ada@example.com', 'token-one', 1)
+      const newer = await writeResetMail('bob@example.com', 'token-two', 2)
+      expect(await runHubCli(['mail:outbox'], io())).toBe(0)
+      expect(output.out).toHaveLength(2)
+      expect(output.out[0]?.startsWith(`${newer}\nTo: bob@example.com\nSubject: Restablece tu contraseña de Hearth\n\nAlguien ha pedido`)).toBe(true)
+      expect(output.out[0]).toContain('\nhttp://localhost:3001/reset-password#token=token-two\n')
+      expect(output.out[1]?.startsWith(`${older}\nTo: ada@example.com\n`)).toBe(true)
+      expect(path.dirname(older)).toBe(path.join(dataDir, OUTBOX_DIRECTORY))
+    })
+
+    it('keeps the mails to one address with --to, and as many as --limit says', async () => {
+      for (const [minute, to] of ['ada@example.com', 'bob@example.com', 'ada@example.com', 'ada@example.com'].entries()) {
+        await writeResetMail(to, `token-${minute}`, minute)
+      }
+      expect(await runHubCli(['mail:outbox', '--to', 'Ada@Example.com', '--limit', '2'], io())).toBe(0)
+      expect(output.out.map((mail) => mail.match(/#token=(\S+)/)?.[1])).toEqual(['token-3', 'token-2'])
+
+      expect(await runHubCli(['mail:outbox', '--to', 'cy@example.com'], io())).toBe(0)
+      expect(await runHubCli(['mail:outbox', '--limit', '0'], io())).toBe(2)
+      expect(output.err).toEqual([`No mail to cy@example.com in ${path.join(dataDir, OUTBOX_DIRECTORY)}.`, '--limit must be an integer from 1 to 100.'])
+    })
+
+    it('says so when the outbox is empty', async () => {
+      expect(await runHubCli(['mail:outbox'], io())).toBe(0)
+      expect(output.err).toEqual([`No mail in ${path.join(dataDir, OUTBOX_DIRECTORY)}.`])
+    })
   })
 
   it('names a bad variable and exits 1', async () => {

@@ -27,7 +27,9 @@ export const TEST_HUB_CONFIG: HubConfig = {
   redisUrl: undefined,
   trustedProxies: [],
   // Besides HUB_ORIGIN's host: fastify's inject sends `Host: localhost:80`, which is `localhost`.
-  allowedHosts: ['localhost']
+  allowedHosts: ['localhost'],
+  smtpUrl: undefined,
+  mailFrom: 'Hearth <no-reply@localhost>'
 }
 
 /** A clock the test moves by hand. */
@@ -49,6 +51,7 @@ export interface TestHubOptions {
   /** Silent unless a test reads the log. */
   logger?: Logger
   auditPruningIntervalMs?: number
+  mailSenderIntervalMs?: number
 }
 
 export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = {}): Promise<App> {
@@ -60,7 +63,8 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     ...(options.now ? { now: options.now } : {}),
     ...(options.counterStore ? { counterStore: options.counterStore } : {}),
-    ...(options.auditPruningIntervalMs ? { auditPruningIntervalMs: options.auditPruningIntervalMs } : {})
+    ...(options.auditPruningIntervalMs ? { auditPruningIntervalMs: options.auditPruningIntervalMs } : {}),
+    ...(options.mailSenderIntervalMs ? { mailSenderIntervalMs: options.mailSenderIntervalMs } : {})
   })
 }
 

@@ -23,8 +23,22 @@ describe('readConfig: hub section', () => {
       apps: { tasks: 'http://localhost:3000' },
       redisUrl: undefined,
       trustedProxies: [],
-      allowedHosts: []
+      allowedHosts: [],
+      smtpUrl: undefined,
+      mailFrom: 'Hearth <no-reply@localhost>'
     })
+  })
+
+  it('sends mail from no-reply at the public URL\'s host by default', () => {
+    expect(readConfig({ HUB_PUBLIC_URL: 'https://id.family.example:8443/' }).hub.mailFrom).toBe('Hearth <no-reply@id.family.example>')
+  })
+
+  it.each(['smtp://mail.example', 'smtps://user:p%40ss@mail.example:465', 'smtp://mail.example:587/?pool=true'])('accepts HUB_SMTP_URL %s', (url) => {
+    expect(readConfig({ HUB_SMTP_URL: url }).hub.smtpUrl).toBe(url)
+  })
+
+  it.each(['no-reply@family.example', '"Hearth, the family hub" <hub@family.example>'])('accepts HUB_MAIL_FROM %s', (from) => {
+    expect(readConfig({ HUB_MAIL_FROM: from }).hub.mailFrom).toBe(from)
   })
 
   it('reads every variable', () => {
@@ -41,7 +55,9 @@ describe('readConfig: hub section', () => {
       HUB_APPS: 'tasks=https://tasks.example,notes=https://notes.example:8443',
       REDIS_URL: 'redis://127.0.0.1:6379',
       HUB_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::1',
-      HUB_ALLOWED_HOSTS: 'hub.internal:3001, ID.example'
+      HUB_ALLOWED_HOSTS: 'hub.internal:3001, ID.example',
+      HUB_SMTP_URL: 'smtp://hub:secret@mail.example:587',
+      HUB_MAIL_FROM: 'Family Hub <hub@family.example>'
     })
     expect(hub).toEqual({
       port: 4001,
@@ -60,7 +76,9 @@ describe('readConfig: hub section', () => {
       apps: { tasks: 'https://tasks.example', notes: 'https://notes.example:8443' },
       redisUrl: 'redis://127.0.0.1:6379',
       trustedProxies: ['loopback', '10.0.0.0/8', 'fd00::1'],
-      allowedHosts: ['hub.internal:3001', 'id.example']
+      allowedHosts: ['hub.internal:3001', 'id.example'],
+      smtpUrl: 'smtp://hub:secret@mail.example:587',
+      mailFrom: 'Family Hub <hub@family.example>'
     })
   })
 
@@ -89,7 +107,14 @@ describe('readConfig: hub section', () => {
     ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: 'proxy.example' }],
     ['HUB_TRUSTED_PROXIES', { HUB_TRUSTED_PROXIES: '10.0.0.1,10.0.0.0/33' }],
     ['HUB_ALLOWED_HOSTS', { HUB_ALLOWED_HOSTS: 'https://hub.example' }],
-    ['HUB_ALLOWED_HOSTS', { HUB_ALLOWED_HOSTS: 'hub.example,*.hub.example' }]
+    ['HUB_ALLOWED_HOSTS', { HUB_ALLOWED_HOSTS: 'hub.example,*.hub.example' }],
+    ['HUB_SMTP_URL', { HUB_SMTP_URL: 'mail.example:587' }],
+    ['HUB_SMTP_URL', { HUB_SMTP_URL: 'https://mail.example' }],
+    ['HUB_SMTP_URL', { HUB_SMTP_URL: 'smtp://mail.example/inbox' }],
+    ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth' }],
+    ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'a@family.example, b@family.example' }],
+    ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth <hub@family.example>\nBcc: x@evil.example' }],
+    ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth <hub>' }]
   ])('refuses a bad %s, naming it', (variable, env) => {
     expect(() => readConfig(env)).toThrowError(ConfigError)
     expect(() => readConfig(env)).toThrowError(new RegExp(`^${variable}: `))

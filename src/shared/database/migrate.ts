@@ -17,6 +17,7 @@ import * as privacy from './migrations/0010-privacy.js'
 import * as cspReports from './migrations/0020-csp-reports.js'
 import * as usedIdTokens from './migrations/0030-used-id-tokens.js'
 import * as sessionEmailVerified from './migrations/0031-session-email-verified.js'
+import * as mailQueue from './migrations/0040-mail-queue.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -27,7 +28,8 @@ const migrations: Record<string, Migration> = {
   '0010-privacy': privacy,
   '0020-csp-reports': cspReports,
   '0030-used-id-tokens': usedIdTokens,
-  '0031-session-email-verified': sessionEmailVerified
+  '0031-session-email-verified': sessionEmailVerified,
+  '0040-mail-queue': mailQueue
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -15,6 +15,8 @@ export interface Database {
   auditEvents: AuditEventsTable
   cspReports: CspReportsTable
   usedIdTokens: UsedIdTokensTable
+  mailQueue: MailQueueTable
+  mailTokens: MailTokensTable
 }
 
 export interface TasksTable {
@@ -102,6 +104,36 @@ export interface AuditEventsTable {
   ip: string | null
   userAgent: string | null
   createdAt: string
+}
+
+/** Mail waiting to be sent, or given up on (see src/hub/mail/queue.ts). */
+export interface MailQueueTable {
+  id: string
+  /** The account the mail concerns, if any. */
+  userId: string | null
+  recipient: string
+  subject: string
+  textBody: string
+  htmlBody: string
+  createdAt: string
+  /** `pending` until sent (then the row is deleted) or given up on (`failed`). */
+  status: 'pending' | 'failed'
+  attempts: number
+  /** Its next retry, or the end of a sender's claim on it. */
+  nextAttemptAt: string
+  /** Why the last attempt failed (the SMTP server's answer, never the body). */
+  lastError: string | null
+}
+
+/** Tokens sent by mail (see src/hub/mail/mail-tokens.ts): the newest per account and purpose. */
+export interface MailTokensTable {
+  userId: string
+  purpose: string
+  /** SHA-256 of the token, hex. */
+  tokenHash: string
+  createdAt: string
+  expiresAt: string
+  usedAt: string | null
 }
 
 export type TaskRow = Selectable<TasksTable>

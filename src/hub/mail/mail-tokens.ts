@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../shared/database/schema.js'
+
+/** How long a token sent by mail stays valid, by what it is for. */
+export const MAIL_TOKEN_LIFETIMES_MS = {
+  'password-reset': 30 * 60_000,
+  'email-verification': 24 * 60 * 60_000
+} as const
+
+export type MailTokenPurpose = keyof typeof MAIL_TOKEN_LIFETIMES_MS
+
+const TOKEN_BYTES = 32
+/** 32 bytes in base64url, unpadded. */
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/
+
+export function newMailToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url')
+}
+
+/** What is stored instead of the token: a leaked table yields no usable link. */
+export function hashMailToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+/**
+ * Tokens that mailed links carry. Each account holds at most one per purpose (the row's key), so
+ * issuing one replaces the older in the same statement, and only the newest can be used. A token
+ * is found by its hash through the index: no secret is compared in code, and what the lookup's
+ * timing could reveal is the hash of a guess, which says nothing about a real token.
+ */
+export function createMailTokens(db: Kysely<Database>) {
+  return {
+    /** A fresh token for the account and purpose; pass the caller's transaction to issue it with its mail. */
+    async issue(userId: string, purpose: MailTokenPurpose, now: Date, executor: Kysely<Database> = db): Promise<string> {
+      const token = newMailToken()
+      const row = {
+        tokenHash: hashMailToken(token),
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + MAIL_TOKEN_LIFETIMES_MS[purpose]).toISOString(),
+        usedAt: null
+      }
+      await executor
+        .insertInto('mailTokens')
+        .values({ userId, purpose, ...row })
+        .onConflict((conflict) => conflict.columns(['userId', 'purpose']).doUpdateSet(row))
+        .execute()
+      return token
+    },
+
+    /**
+     * Uses the token up: answers its account, or null when it is unknown, used, expired, replaced
+     * or for another purpose. One conditional UPDATE decides, so of two requests racing with one
+     * token only one gets the account.
+     */
+    async consume(token: string, purpose: MailTokenPurpose, now: Date, executor: Kysely<Database> = db): Promise<string | null> {
+      if (!TOKEN_FORMAT.test(token)) return null
+      const used = await executor
+        .updateTable('mailTokens')
+        .set({ usedAt: now.toISOString() })
+        .where('tokenHash', '=', hashMailToken(token))
+        .where('purpose', '=', purpose)
+        .where('usedAt', 'is', null)
+        .where('expiresAt', '>', now.toISOString())
+        .returning('userId')
+        .executeTakeFirst()
+      return used?.userId ?? null
+    }
+  }
+}
+
+export type MailTokens = ReturnType<typeof createMailTokens>

@@ -1,0 +1,93 @@
+import { failureForLog, outageReason } from '../../shared/database/availability.js'
+import { type Logger, maskIdentifier } from '../../shared/logging.js'
+import type { MailQueue, QueuedMail } from './queue.js'
+import type { MailTransport } from './transport.js'
+
+export const MAIL_SENDER_INTERVAL_MS = 5_000
+/** With the default interval the retries span about five hours before a mail is given up on. */
+export const MAX_MAIL_ATTEMPTS = 15
+const MAX_RETRY_DELAY_MS = 3_600_000
+/** Mails claimed per query; the sender goes on claiming while it finds a full batch. */
+const BATCH_SIZE = 20
+
+export interface MailSenderOptions {
+  queue: MailQueue
+  transport: MailTransport
+  logger: Logger
+  now: () => Date
+  /** How often the queue is looked at; also the first retry delay, which doubles up to an hour. */
+  intervalMs?: number
+  maxAttempts?: number
+}
+
+/** The delay before attempt `attempts + 1`: the interval, doubled per failed attempt, capped at an hour. */
+export function retryDelayMs(attempts: number, intervalMs: number): number {
+  return Math.min(intervalMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS)
+}
+
+/**
+ * Sends the queue's due mail now and every interval after, in the background: a request only
+ * queues its mail, so an SMTP outage delays mail and fails no request. Returns the stop function
+ * for shutdown, which waits for a round in progress and closes the transport. The timer never
+ * keeps the process alive on its own.
+ */
+export function startMailSender(options: MailSenderOptions): () => Promise<void> {
+  const { intervalMs = MAIL_SENDER_INTERVAL_MS } = options
+  const sendDue = dueMailSender({ ...options, intervalMs })
+  let running: Promise<void> | undefined
+  const tick = () => {
+    running ??= sendDue().finally(() => {
+      running = undefined
+    })
+  }
+  tick()
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+    options.transport.close()
+  }
+}
+
+/** One round: claims due mail batch by batch and delivers it. Never throws. */
+export function dueMailSender({ queue, transport, logger, now, intervalMs, maxAttempts = MAX_MAIL_ATTEMPTS }: MailSenderOptions & { intervalMs: number }) {
+  // A database outage would fail every round alike: it is logged when it starts, not each time.
+  let queueUnavailable = false
+
+  const deliver = async (mail: QueuedMail): Promise<void> => {
+    let where: Record<string, string>
+    try {
+      where = await transport.deliver(mail, now())
+    } catch (error) {
+      const reason = outageReason(error)
+      const about = { mailId: mail.id, to: maskIdentifier(mail.to), attempts: mail.attempts, reason }
+      if (mail.attempts >= maxAttempts) {
+        await queue.markFailed(mail.id, reason)
+        logger.error(about, 'mail given up after its last attempt; kept in the queue as failed')
+      } else {
+        const retryInMs = retryDelayMs(mail.attempts, intervalMs)
+        await queue.retryLater(mail.id, new Date(now().getTime() + retryInMs), reason)
+        logger.warn({ ...about, retryInMs }, 'mail not sent; will retry')
+      }
+      return
+    }
+    await queue.markSent(mail.id)
+    logger.info({ mailId: mail.id, ...where }, 'mail sent')
+  }
+
+  return async (): Promise<void> => {
+    try {
+      for (;;) {
+        const batch = await queue.claimDue(now(), BATCH_SIZE)
+        for (const mail of batch) await deliver(mail)
+        if (queueUnavailable) logger.info('mail queue reachable again')
+        queueUnavailable = false
+        if (batch.length < BATCH_SIZE) return
+      }
+    } catch (error) {
+      if (!queueUnavailable) logger.error(failureForLog(error), 'mail queue unavailable; mail waits in it')
+      queueUnavailable = true
+    }
+  }
+}
