@@ -21,6 +21,7 @@ import { createFailoverCounterStore } from './rate-limit/failover-counter-store.
 import { connectRedis } from './rate-limit/redis-connection.js'
 import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
+import { accountSessionRoutes } from './routes/account-sessions.js'
 import { accountRoutes } from './routes/accounts.js'
 import { healthRoutes } from './routes/health.js'
 import { refreshRoutes } from './routes/refresh.js'
@@ -43,6 +44,7 @@ import { createPrivacyService } from './privacy/service.js'
 import { privacyRoutes } from './privacy/routes.js'
 import { loadCookieSecrets } from './security/cookie-secrets.js'
 import { freshCspNonce, securityHeaders as securityHeadersFor } from './security/security-headers.js'
+import { createAccountSessions } from './sessions/account-sessions.js'
 import { createSessionsRepository } from './sessions/repository.js'
 import { createSessionCookies } from './sessions/session-cookies.js'
 import { createSessions } from './sessions/sessions.js'
@@ -157,6 +159,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   }
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier, usedIdTokens: createUsedIdTokens(db), throttle })
   await app.register(refreshRoutes, signInDeps)
+  const accountSessions = createAccountSessions({ repository: sessionsRepository, sessions, now })
+  await app.register(accountSessionRoutes, { accountSessions, sessionCookies, audit })
   await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, audit, now })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis })
 
@@ -173,7 +177,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       const session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
       return session && { sessionId: session.id, userId: session.userId, email: session.email }
     },
-    sessionsOf: (userId) => sessionsRepository.listActiveOf(userId, now().toISOString()),
+    sessionsOf: (session) => accountSessions.list(session.userId, session.sessionId),
     applications: config.apps,
     privacy,
     exportDatasets,

@@ -5,6 +5,7 @@ export const AUDIT_EVENT_TYPES = [
   'signin.failed',
   'signout',
   'session.refreshed',
+  'session.ended',
   'sso-token.issued',
   'privacy.updated',
   'consent.recorded',

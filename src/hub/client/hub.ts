@@ -163,8 +163,23 @@ async function downloadExport(button: HTMLElement): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000)
 }
 
+/** Ends another of the person's sessions by its handle; the reloaded list no longer shows it. */
+async function endSession(button: HTMLElement): Promise<void> {
+  const handle = button.dataset.sessionId
+  if (!handle) return
+  await api('DELETE', `/api/account/sessions/${encodeURIComponent(handle)}`)
+  location.reload()
+}
+
+async function endOtherSessions(): Promise<void> {
+  await api('DELETE', '/api/account/sessions')
+  location.reload()
+}
+
 const buttonActions: Record<string, (button: HTMLElement) => Promise<void>> = {
   'sign-out': signOut,
+  'end-session': endSession,
+  'end-other-sessions': endOtherSessions,
   'open-app': openApplication,
   consent: recordConsent,
   export: downloadExport

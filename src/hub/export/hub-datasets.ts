@@ -1,15 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
+import { sessionHandle } from '../sessions/session-handle.js'
 import type { ExportDataset } from './datasets.js'
-
-/**
- * A session as the export names it: a digest of its id, never the id itself, which is what the
- * signed auth cookie carries.
- */
-export function exportedSessionId(sessionId: string): string {
-  return createHash('sha256').update(sessionId).digest('base64url').slice(0, 22)
-}
 
 /** The account and the sessions the hub keeps for a person; never a password hash or a session id. */
 export function hubDatasets(db: Kysely<Database>): ExportDataset[] {
@@ -33,7 +25,7 @@ export function hubDatasets(db: Kysely<Database>): ExportDataset[] {
           .where('userId', '=', userId)
           .orderBy('createdAt')
           .execute()
-        for (const { id, createdAt, ...fields } of sessions) yield { id: exportedSessionId(id), recordedAt: createdAt, fields }
+        for (const { id, createdAt, ...fields } of sessions) yield { id: sessionHandle(id), recordedAt: createdAt, fields }
       }
     }
   ]

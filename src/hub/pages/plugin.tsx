@@ -5,12 +5,13 @@ import { render } from 'preact-render-to-string'
 import { Type } from 'typebox'
 import type { App } from '../../shared/http/server.js'
 import type { PrivacyService } from '../privacy/service.js'
+import type { AccountSession } from '../sessions/account-sessions.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
 import { LANGUAGE_COOKIE, chooseLanguage, isLanguage } from './language.js'
 import type { PageContext } from './layout.js'
 import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from './next-path.js'
-import { DashboardPage, type PageUser, type SessionSummary } from './views/dashboard.js'
+import { DashboardPage, type PageUser } from './views/dashboard.js'
 import { ExportPage } from './views/export.js'
 import { PrivacyPage } from './views/privacy.js'
 import { LoginPage, SignupPage } from './views/sign-in.js'
@@ -23,8 +24,8 @@ export interface PageSession extends PageUser {
 export interface HubPagesOptions {
   /** The live session of a request, or null when its auth cookie is missing, forged, expired or revoked. */
   sessionOf: (request: FastifyRequest) => Promise<PageSession | null>
-  /** A user's live sessions, for the dashboard. */
-  sessionsOf: (userId: string) => Promise<SessionSummary[]>
+  /** The live sessions of a page session's user, for the dashboard. */
+  sessionsOf: (session: PageSession) => Promise<AccountSession[]>
   /** Registered applications (HUB_APPS): id → URL. */
   applications: Readonly<Record<string, string>>
   privacy: Pick<PrivacyService, 'settings' | 'consents'>
@@ -110,8 +111,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
           context={contextOf(request, reply, true)}
           user={session}
           applications={applications}
-          sessions={await sessionsOf(session.userId)}
-          currentSessionId={session.sessionId}
+          sessions={await sessionsOf(session)}
         />
       )
       return sendPage(reply, page)

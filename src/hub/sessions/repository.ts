@@ -64,6 +64,11 @@ export function createSessionsRepository(db: Kysely<Database>) {
         .execute()
       return deleted.map(({ id }) => id)
     },
+    /** Deletes every session of the user but `keptId`; answers the ids deleted. */
+    async deleteAllOfExcept(userId: string, keptId: string): Promise<string[]> {
+      const deleted = await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '<>', keptId).returning('id').execute()
+      return deleted.map(({ id }) => id)
+    },
     /** Sweeps a user's ended sessions when they sign in again, so the table does not grow without end. */
     async deleteExpiredOf(userId: string, now: string): Promise<void> {
       await db.deleteFrom('sessions').where('userId', '=', userId).where('expiresAt', '<=', now).execute()

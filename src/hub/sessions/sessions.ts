@@ -160,6 +160,17 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, enabledA
       recentlyRevoked.set(sessionId, true)
       await repository.delete(sessionId)
       recentlyRead.delete(sessionId)
+    },
+
+    /**
+     * Ends every session of the user but `keptId` ("sign out everywhere else"); answers how many
+     * ended. Forgotten after the delete, as the session cap does: a read in flight then finds them
+     * revoked and cannot cache them again.
+     */
+    async revokeAllOfExcept(userId: string, keptId: string): Promise<number> {
+      const ended = await repository.deleteAllOfExcept(userId, keptId)
+      forget(ended)
+      return ended.length
     }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exportedSessionId } from '../../../src/hub/export/hub-datasets.js'
+import { sessionHandle } from '../../../src/hub/sessions/session-handle.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { hubAppPerSuite, signUpAndLogIn } from '../../helpers/hub-app.js'
 
@@ -14,7 +14,7 @@ describe.each(databasesUnderTest())('export of the account and sessions (%s)', (
     const { datasets } = response.json<{ datasets: Record<string, Record<string, unknown>[]> }>()
     expect(datasets.account).toEqual([expect.objectContaining({ id: user.userId, email: user.email })])
     const sessions = await handle.db.selectFrom('sessions').select('id').where('userId', '=', user.userId).execute()
-    expect(datasets.sessions?.map((session) => session.id)).toEqual(sessions.map(({ id }) => exportedSessionId(id)))
+    expect(datasets.sessions?.map((session) => session.id)).toEqual(sessions.map(({ id }) => sessionHandle(id)))
     for (const secret of ['$argon2', ...sessions.map(({ id }) => id)]) expect(response.body).not.toContain(secret)
   })
 })

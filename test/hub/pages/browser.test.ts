@@ -195,6 +195,42 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     await page.waitForURL('**/dashboard')
   })
 
+  it('signs another browser out from the dashboard, one session or every other, and that browser is signed out', async () => {
+    const signInElsewhere = async () => {
+      const away = await newContext()
+      const tab = await newPage(away)
+      await signInAt(tab, '/login')
+      await tab.waitForURL('**/dashboard')
+      const listed = await (await away.request.get('/api/account/sessions')).json()
+      const current = (listed as { sessions: { id: string; current: boolean }[] }).sessions.find((session) => session.current)
+      return { away, tab, handle: current?.id ?? '' }
+    }
+    const expectSignedOut = async (tab: Page) => {
+      await tab.goto('/dashboard')
+      await tab.waitForURL('**/login?next=%2Fdashboard')
+    }
+
+    const first = await signInElsewhere()
+    await page.goto('/dashboard')
+    const endFirst = page.locator(`button[data-action="end-session"][data-session-id="${first.handle}"]`)
+    expect(await endFirst.getAttribute('data-session-id')).toBe(first.handle)
+    expect(await page.locator('tr[data-session="current"] button').count()).toBe(0)
+    await expectAccessible()
+    await endFirst.click()
+    await endFirst.waitFor({ state: 'detached' })
+    await expectSignedOut(first.tab)
+
+    const second = await signInElsewhere()
+    await page.reload()
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click()
+    await page.locator('tr[data-session="other"]').first().waitFor({ state: 'detached' })
+    expect(await page.locator('tr[data-session]').count()).toBe(1)
+    expect(await page.getByRole('button', { name: 'Sign out everywhere else' }).count()).toBe(0)
+    await expectSignedOut(second.tab)
+    await first.away.close()
+    await second.away.close()
+  })
+
   it('refreshes the auth cookie every 45 minutes with the CSRF header, and a lost session sends the tab to the login page', async () => {
     const other = await newContext()
     const tab = await newPage(other)
@@ -220,7 +256,7 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     const second = await newPage(context)
     await second.goto('/privacy')
     expect(second.url()).toMatch(/\/privacy$/)
-    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click()
     await page.waitForURL('**/login')
     await second.waitForURL('**/login')
     await second.goto('/dashboard')
@@ -237,7 +273,7 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     await second.goto('/privacy')
     // The session ends behind the tabs' backs: the sign-out button then meets a 401.
     expect((await other.request.delete('/api/auth/refresh', { headers: { 'x-csrf-token': await csrfCookieOf(other) } })).status()).toBe(204)
-    await first.getByRole('button', { name: 'Sign out' }).click()
+    await first.getByRole('button', { name: 'Sign out', exact: true }).click()
     await first.waitForURL('**/login')
     await second.waitForURL('**/login')
     await other.close()

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { sessionHandle } from '../../../src/hub/sessions/session-handle.js'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { type SignedIn, cookieHeader, cookiesSetBy, hubAppPerSuite, logIn, signUpAndLogIn } from '../../helpers/hub-app.js'
@@ -144,6 +145,27 @@ describe('hub pages', () => {
     expect(await sessionRows()).toBe(before + 1)
     await app.inject({ method: 'DELETE', url: '/api/auth/refresh', headers: second.headers })
     expect(await sessionRows()).toBe(before)
+  })
+
+  it('the dashboard offers Sign out on every other session, by handle, and Sign out everywhere else', async () => {
+    const fresh = await signUpAndLogIn(app)
+    const dashboardOf = async (session: SignedIn, language = 'en') =>
+      (await page('/dashboard', { cookie: cookieHeader({ 'service-auth-token': session.authCookie }), 'accept-language': language })).body
+    const alone = await dashboardOf(fresh)
+    expect(alone).not.toContain('data-action="end-session"')
+    expect(alone).not.toContain('data-action="end-other-sessions"')
+
+    const other = await logIn(app, fresh.email)
+    const body = await dashboardOf(fresh)
+    const otherId = other.authCookie.split('.')[2] ?? ''
+    expect(body.match(/data-action="end-session"/g)).toHaveLength(1)
+    expect(body).toContain(`data-action="end-session" data-session-id="${sessionHandle(otherId)}"`)
+    expect(body).not.toContain(otherId)
+    expect(body).toMatch(/<tr data-session="other">.*data-action="end-session"/s)
+    expect(body).toContain('Sign out everywhere else')
+    // The row's button names the session it ends, for screen readers.
+    expect(body).toMatch(/Sign out <span class="visually-hidden">\(lightMyRequest, signed in [^)]+ UTC\)<\/span>/)
+    expect(await dashboardOf(fresh, 'es')).toContain('Cerrar sesión en todos los demás sitios')
   })
 
   it('the privacy page shows the stored settings and the consent history', async () => {

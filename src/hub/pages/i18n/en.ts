@@ -47,6 +47,10 @@ export const en = {
   'dashboard.sessionLastSeen': 'Last active',
   'dashboard.thisSession': 'This session',
   'dashboard.unknownDevice': 'Unknown device',
+  'dashboard.deviceOn': '{browser} on {os}',
+  'dashboard.endSession': 'Sign out',
+  'dashboard.endSessionDetail': '({device}, signed in {date})',
+  'dashboard.endOtherSessions': 'Sign out everywhere else',
 
   'privacy.title': 'Privacy',
   'privacy.settings': 'Privacy settings',

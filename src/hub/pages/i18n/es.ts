@@ -46,6 +46,10 @@ export const es: Record<MessageKey, string> = {
   'dashboard.sessionLastSeen': 'Última actividad',
   'dashboard.thisSession': 'Esta sesión',
   'dashboard.unknownDevice': 'Dispositivo desconocido',
+  'dashboard.deviceOn': '{browser} en {os}',
+  'dashboard.endSession': 'Cerrar sesión',
+  'dashboard.endSessionDetail': '({device}, iniciada el {date})',
+  'dashboard.endOtherSessions': 'Cerrar sesión en todos los demás sitios',
 
   'privacy.title': 'Privacidad',
   'privacy.settings': 'Ajustes de privacidad',

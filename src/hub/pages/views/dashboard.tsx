@@ -1,16 +1,10 @@
-import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from '../layout.js'
+import type { AccountSession } from '../../sessions/account-sessions.js'
+import type { Translate } from '../i18n/index.js'
+import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../layout.js'
 
 export interface PageUser {
   userId: string
   email: string
-}
-
-/** A session as the dashboard lists it: never its secret. */
-export interface SessionSummary {
-  id: string
-  userAgent: string
-  createdAt: string
-  lastSeenAt: string
 }
 
 export interface DashboardProps {
@@ -18,12 +12,12 @@ export interface DashboardProps {
   user: PageUser
   /** Registered applications: id → URL. */
   applications: Readonly<Record<string, string>>
-  sessions: SessionSummary[]
-  currentSessionId: string
+  /** Newest first, named by their handles: never by the id the auth cookie carries. */
+  sessions: AccountSession[]
 }
 
-export function DashboardPage({ context, user, applications, sessions, currentSessionId }: DashboardProps) {
-  const { t, language } = context
+export function DashboardPage({ context, user, applications, sessions }: DashboardProps) {
+  const { t } = context
   const entries = Object.entries(applications)
   return (
     <Layout context={context} title={t('dashboard.title')}>
@@ -47,26 +41,60 @@ export function DashboardPage({ context, user, applications, sessions, currentSe
       )}
       <FormMessage />
 
-      <h2>{t('dashboard.sessions')}</h2>
+      <SessionsTable context={context} sessions={sessions} />
+    </Layout>
+  )
+}
+
+/** "Chrome on Linux", or the half the parser knew, or the raw user agent when it knew neither. */
+function deviceLabel(t: Translate, { device: { browser, os }, userAgent }: AccountSession): string {
+  if (browser && os) return t('dashboard.deviceOn', { browser, os })
+  return browser ?? os ?? (userAgent || t('dashboard.unknownDevice'))
+}
+
+/** Every other session can be ended from its row, or all of them at once; the current one by signing out. */
+function SessionsTable({ context: { t, language }, sessions }: { context: PageContext; sessions: AccountSession[] }) {
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">{t('dashboard.sessions')}</h2>
       <table>
-        <ColumnHeadings labels={[t('dashboard.sessionDevice'), t('dashboard.sessionStarted'), t('dashboard.sessionLastSeen')]} />
+        <ColumnHeadings labels={[t('dashboard.sessionDevice'), t('dashboard.sessionStarted'), t('dashboard.sessionLastSeen'), '']} />
         <tbody>
-          {sessions.map((session) => (
-            <tr data-session={session.id === currentSessionId ? 'current' : 'other'}>
-              <td>
-                {session.userAgent || t('dashboard.unknownDevice')}
-                {session.id === currentSessionId && <strong class="badge">{t('dashboard.thisSession')}</strong>}
-              </td>
-              <td>
-                <Timestamp iso={session.createdAt} language={language} />
-              </td>
-              <td>
-                <Timestamp iso={session.lastSeenAt} language={language} />
-              </td>
-            </tr>
-          ))}
+          {sessions.map((session) => {
+            const device = deviceLabel(t, session)
+            return (
+              <tr data-session={session.current ? 'current' : 'other'}>
+                <td>
+                  {device}
+                  {session.current && <strong class="badge">{t('dashboard.thisSession')}</strong>}
+                </td>
+                <td>
+                  <Timestamp iso={session.createdAt} language={language} />
+                </td>
+                <td>
+                  <Timestamp iso={session.lastSeenAt} language={language} />
+                </td>
+                <td>
+                  {!session.current && (
+                    <button type="button" data-action="end-session" data-session-id={session.id}>
+                      {t('dashboard.endSession')}{' '}
+                      <span class="visually-hidden">{t('dashboard.endSessionDetail', { device, date: formatTimestamp(session.createdAt, language) })}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            )
+          })}
         </tbody>
       </table>
-    </Layout>
+      {sessions.some((session) => !session.current) && (
+        <p>
+          <button type="button" data-action="end-other-sessions">
+            {t('dashboard.endOtherSessions')}
+          </button>
+        </p>
+      )}
+      <FormMessage />
+    </section>
   )
 }
