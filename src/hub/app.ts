@@ -21,6 +21,11 @@ import { createFailoverCounterStore } from './rate-limit/failover-counter-store.
 import { connectRedis } from './rate-limit/redis-connection.js'
 import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
+import { createAccountMail } from './account/account-mail.js'
+import { emailVerificationRoutes } from './account/email-verification.js'
+import { passwordResetRoutes } from './account/password-reset.js'
+import { createOwnAccountRepository } from './account/repository.js'
+import { ownAccountRoutes } from './account/routes.js'
 import { accountSessionRoutes } from './routes/account-sessions.js'
 import { accountRoutes } from './routes/accounts.js'
 import { healthRoutes } from './routes/health.js'
@@ -30,6 +35,7 @@ import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import { auditRequests } from './audit/context.js'
 import { schedulePruning } from './audit/pruning.js'
+import { createMailTokens } from './mail/mail-tokens.js'
 import { createMailQueue } from './mail/queue.js'
 import { startMailSender } from './mail/sender.js'
 import { createMailTransport } from './mail/transport.js'
@@ -149,12 +155,29 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(readinessRoute({ path: '/api/ready', checks: readinessChecks(db, redis) }))
   if (identityProvider.builtin) {
     await prepareDummyHash()
+    const accountMail = createAccountMail(db, config.publicUrl)
     await app.register(accountRoutes, {
       ...signInDeps,
       accounts,
       idTokens: identityProvider.builtin,
       throttle,
+      accountMail,
       signupOpen: config.signupOpen
+    })
+    // Recovery and verification (issue 16): the provider owns passwords and addresses otherwise.
+    await app.register(passwordResetRoutes, { db, accountMail, sessions, throttle, audit, now })
+    await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
+    await app.register(ownAccountRoutes, {
+      db,
+      ownAccount: createOwnAccountRepository(db),
+      users: createUsersRepository(db),
+      sessions,
+      throttle,
+      mailQueue: createMailQueue(db),
+      mailTokens: createMailTokens(db),
+      audit,
+      publicUrl: config.publicUrl,
+      now
     })
   }
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier, usedIdTokens: createUsedIdTokens(db), throttle })

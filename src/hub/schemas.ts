@@ -3,7 +3,7 @@ import { PLAIN_TEXT } from '../shared/http/validation.js'
 import { EMAIL_MAX_LENGTH } from './users/credentials.js'
 
 /** Long enough for any password we accept; the cap bounds the hashing work a request can ask for. */
-const PASSWORD_INPUT_MAX_LENGTH = 1024
+export const PASSWORD_INPUT_MAX_LENGTH = 1024
 /** Real JWTs are a few kilobytes at most. */
 const TOKEN_MAX_LENGTH = 8192
 const USER_ID_MAX_LENGTH = 256

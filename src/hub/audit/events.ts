@@ -11,7 +11,14 @@ export const AUDIT_EVENT_TYPES = [
   'consent.recorded',
   'export.created',
   'account.disabled',
-  'account.enabled'
+  'account.enabled',
+  'password.changed',
+  'email.change.requested',
+  'email.changed',
+  'profile.updated',
+  'password.reset.requested',
+  'password.reset',
+  'email.verified'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

@@ -8,11 +8,18 @@ export function hubDatasets(db: Kysely<Database>): ExportDataset[] {
   return [
     {
       name: 'account',
-      description: 'Your account: id, email, when it was created',
+      description: 'Your account: id, email, display name, language, when it was created',
       async *records(userId) {
         // An account of an external identity provider has no row here: it has nothing to export.
-        const account = await db.selectFrom('users').select(['id', 'email', 'createdAt', 'updatedAt']).where('id', '=', userId).executeTakeFirst()
-        if (account) yield { id: account.id, recordedAt: account.createdAt, fields: { email: account.email, updatedAt: account.updatedAt } }
+        const account = await db
+          .selectFrom('users')
+          .select(['id', 'email', 'displayName', 'locale', 'createdAt', 'updatedAt'])
+          .where('id', '=', userId)
+          .executeTakeFirst()
+        if (account) {
+          const { email, displayName, locale, updatedAt } = account
+          yield { id: account.id, recordedAt: account.createdAt, fields: { email, displayName, locale, updatedAt } }
+        }
       }
     },
     {

@@ -5,7 +5,8 @@ import type { Database } from '../../shared/database/schema.js'
 /** How long a token sent by mail stays valid, by what it is for. */
 export const MAIL_TOKEN_LIFETIMES_MS = {
   'password-reset': 30 * 60_000,
-  'email-verification': 24 * 60 * 60_000
+  'email-verification': 24 * 60 * 60_000,
+  'email-change': 24 * 60 * 60_000
 } as const
 
 export type MailTokenPurpose = keyof typeof MAIL_TOKEN_LIFETIMES_MS
@@ -31,14 +32,18 @@ export function hashMailToken(token: string): string {
  */
 export function createMailTokens(db: Kysely<Database>) {
   return {
-    /** A fresh token for the account and purpose; pass the caller's transaction to issue it with its mail. */
-    async issue(userId: string, purpose: MailTokenPurpose, now: Date, executor: Kysely<Database> = db): Promise<string> {
+    /**
+     * A fresh token for the account and purpose; pass the caller's transaction to issue it with its
+     * mail. An email-change token carries the address it moves the account to.
+     */
+    async issue(userId: string, purpose: MailTokenPurpose, now: Date, executor: Kysely<Database> = db, newEmail: string | null = null): Promise<string> {
       const token = newMailToken()
       const row = {
         tokenHash: hashMailToken(token),
         createdAt: now.toISOString(),
         expiresAt: new Date(now.getTime() + MAIL_TOKEN_LIFETIMES_MS[purpose]).toISOString(),
-        usedAt: null
+        usedAt: null,
+        newEmail
       }
       await executor
         .insertInto('mailTokens')
@@ -54,18 +59,27 @@ export function createMailTokens(db: Kysely<Database>) {
      * token only one gets the account.
      */
     async consume(token: string, purpose: MailTokenPurpose, now: Date, executor: Kysely<Database> = db): Promise<string | null> {
-      if (!TOKEN_FORMAT.test(token)) return null
-      const used = await executor
-        .updateTable('mailTokens')
-        .set({ usedAt: now.toISOString() })
-        .where('tokenHash', '=', hashMailToken(token))
-        .where('purpose', '=', purpose)
-        .where('usedAt', 'is', null)
-        .where('expiresAt', '>', now.toISOString())
-        .returning('userId')
-        .executeTakeFirst()
-      return used?.userId ?? null
+      return (await use(token, purpose, now, executor))?.userId ?? null
+    },
+
+    /** As `consume`, for an email-change token: its account and the address it moves to. */
+    async consumeEmailChange(token: string, now: Date, executor: Kysely<Database> = db): Promise<{ userId: string; newEmail: string } | null> {
+      const used = await use(token, 'email-change', now, executor)
+      return used?.newEmail ? { userId: used.userId, newEmail: used.newEmail } : null
     }
+  }
+
+  async function use(token: string, purpose: MailTokenPurpose, now: Date, executor: Kysely<Database>) {
+    if (!TOKEN_FORMAT.test(token)) return undefined
+    return executor
+      .updateTable('mailTokens')
+      .set({ usedAt: now.toISOString() })
+      .where('tokenHash', '=', hashMailToken(token))
+      .where('purpose', '=', purpose)
+      .where('usedAt', 'is', null)
+      .where('expiresAt', '>', now.toISOString())
+      .returning(['userId', 'newEmail'])
+      .executeTakeFirst()
   }
 }
 

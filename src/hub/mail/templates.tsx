@@ -41,6 +41,77 @@ export function passwordResetMail(options: { publicUrl: string; language: Langua
   })
 }
 
+/** The email-verification mail: the link to `/verify-email` and how long it stays valid. */
+export function emailVerificationMail(options: { publicUrl: string; language: Language; email: string; token: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('emailVerification.subject'),
+    before: [t('emailVerification.intro', { email: options.email })],
+    link: { label: t('emailVerification.link'), url: hubLink(options.publicUrl, '/verify-email', options.token) },
+    after: [t('emailVerification.validity', { hours: MAIL_TOKEN_LIFETIMES_MS['email-verification'] / 3_600_000 }), t('emailVerification.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/**
+ * The notice that the password was changed; its link asks for a new reset, the way back for an
+ * owner whose password someone else changed. It carries no token: it grants nothing by itself.
+ */
+export function passwordChangedMail(options: { publicUrl: string; language: Language; email: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('passwordChanged.subject'),
+    before: [t('passwordChanged.intro', { email: options.email })],
+    link: { label: t('passwordChanged.link'), url: `${options.publicUrl}/forgot-password` },
+    after: [t('passwordChanged.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/** The notice of a password changed by its signed-in owner: as above, but that session was kept. */
+export function passwordChangedInSessionMail(options: { publicUrl: string; language: Language; email: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('passwordChanged.subject'),
+    before: [t('passwordChanged.introInSession', { email: options.email })],
+    link: { label: t('passwordChanged.link'), url: `${options.publicUrl}/forgot-password` },
+    after: [t('passwordChanged.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/** The link that moves an account to a new address, mailed to that address: `/confirm-email`, valid 24 hours. */
+export function emailChangeConfirmationMail(options: { publicUrl: string; language: Language; oldEmail: string; newEmail: string; token: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('emailChange.subject'),
+    before: [t('emailChange.intro', { oldEmail: options.oldEmail, newEmail: options.newEmail })],
+    link: { label: t('emailChange.link'), url: hubLink(options.publicUrl, '/confirm-email', options.token) },
+    after: [t('emailChange.validity', { hours: MAIL_TOKEN_LIFETIMES_MS['email-change'] / 3_600_000 }), t('emailChange.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/**
+ * The notice to the old address that a move was asked for. It carries no token; its link asks for
+ * a password reset, which still reaches the old address until the move is confirmed.
+ */
+export function emailChangeNoticeMail(options: { publicUrl: string; language: Language; oldEmail: string; newEmail: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('emailChangeNotice.subject'),
+    before: [t('emailChangeNotice.intro', { oldEmail: options.oldEmail, newEmail: options.newEmail })],
+    link: { label: t('emailChangeNotice.link'), url: `${options.publicUrl}/forgot-password` },
+    after: [t('emailChangeNotice.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
 /**
  * The same content as plain text and as HTML. The HTML is rendered by preact, which escapes every
  * value it interpolates; it has no images, scripts or remote styles, so a mail client fetches nothing.

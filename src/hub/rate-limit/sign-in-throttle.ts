@@ -18,6 +18,12 @@ export interface RateLimits {
    * and password hashes (argon2 is what a loop of correct logins costs everyone else).
    */
   signInsPerAccount: Limit
+  /** Password-reset mails asked for one address, whether it has an account or not: bounds mail to one inbox. */
+  passwordResetsPerAddress: Limit
+  /** Password-reset requests from one IP across addresses. */
+  passwordResetsPerIp: Limit
+  /** Verification mails one account asks to be resent. */
+  verificationMailsPerAccount: Limit
 }
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000
@@ -27,7 +33,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   failedLoginsPerAccount: { limit: 10, windowMs: FIFTEEN_MINUTES },
   failedLoginsPerIp: { limit: 100, windowMs: FIFTEEN_MINUTES },
   signupsPerIp: { limit: 20, windowMs: ONE_HOUR },
-  signInsPerAccount: { limit: 30, windowMs: FIFTEEN_MINUTES }
+  signInsPerAccount: { limit: 30, windowMs: FIFTEEN_MINUTES },
+  passwordResetsPerAddress: { limit: 5, windowMs: ONE_HOUR },
+  passwordResetsPerIp: { limit: 20, windowMs: ONE_HOUR },
+  verificationMailsPerAccount: { limit: 5, windowMs: ONE_HOUR }
 }
 
 /** The two ways to sign in, counted apart: login by email, set-cookie by user id. */
@@ -40,7 +49,7 @@ export interface SignInRefusal {
 }
 
 /** Emails (and user ids) are hashed before they become keys, so the counter store holds no addresses. */
-const accountKey = (route: SignInRoute, account: string, counter = 'account') =>
+const accountKey = (route: SignInRoute | 'password-reset' | 'email-verification', account: string, counter = 'account') =>
   `${route}:${counter}:${createHash('sha256').update(account).digest('base64url')}`
 const ipKey = (kind: string, ip: string) => `${kind}:ip:${ip}`
 
@@ -91,6 +100,21 @@ export function createSignInThrottle(store: CounterStore, limits: RateLimits) {
     /** Counts this sign-up attempt; blocked once the IP's attempts exceed the limit. */
     async signupBlockedFor(ip: string): Promise<number | null> {
       return (await count(ipKey('signup', ip), limits.signupsPerIp)).blockedFor
+    },
+    /**
+     * Counts a password-reset request against the IP and, only when the IP is within its limit,
+     * against the address (normalised, hashed like an account), for the reason `signInAttempt` says.
+     */
+    async passwordResetBlockedFor(email: string, ip: string): Promise<number | null> {
+      const perIp = await count(ipKey('password-reset', ip), limits.passwordResetsPerIp)
+      if (perIp.blockedFor !== null) return perIp.blockedFor
+      const perAddress = await count(accountKey('password-reset', email), limits.passwordResetsPerAddress)
+      if (perAddress.blockedFor !== null) await store.decrement(perIp.key)
+      return perAddress.blockedFor
+    },
+    /** Counts a request to resend the verification mail; blocked once the account's exceed the limit. */
+    async verificationMailBlockedFor(userId: string): Promise<number | null> {
+      return (await count(accountKey('email-verification', userId), limits.verificationMailsPerAccount)).blockedFor
     }
   }
 }

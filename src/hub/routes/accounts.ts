@@ -2,6 +2,7 @@ import { failureForLog } from '../../shared/database/availability.js'
 import { type HttpError, forbidden, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
+import { type AccountMail, mailLanguageOf } from '../account/account-mail.js'
 import { tooManyRequests } from '../http-errors.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import { Credentials, LoginResponse, SignupResponse } from '../schemas.js'
@@ -14,6 +15,7 @@ export interface AccountRouteDependencies extends SignInDependencies {
   accounts: Accounts
   idTokens: BuiltinIdTokens
   throttle: SignInThrottle
+  accountMail: AccountMail
   signupOpen: boolean
 }
 
@@ -35,8 +37,10 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       if (!deps.signupOpen) throw forbidden('Sign-up is closed on this hub')
       const wait = await throttle.signupBlockedFor(request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
-      const { userId } = await accounts.create(request.body, now())
+      const account = await accounts.create(request.body, now())
+      const { userId } = account
       await audit(request, { userId, type: 'signup' })
+      await deps.accountMail.sendVerification(account, mailLanguageOf(request), now())
       return { userId }
     }
   )

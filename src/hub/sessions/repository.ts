@@ -65,6 +65,10 @@ export function createSessionsRepository(db: Kysely<Database>) {
       return deleted.map(({ id }) => id)
     },
     /** Deletes every session of the user but `keptId`; answers the ids deleted. */
+    async deleteAllOf(userId: string): Promise<string[]> {
+      const deleted = await db.deleteFrom('sessions').where('userId', '=', userId).returning('id').execute()
+      return deleted.map(({ id }) => id)
+    },
     async deleteAllOfExcept(userId: string, keptId: string): Promise<string[]> {
       const deleted = await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '<>', keptId).returning('id').execute()
       return deleted.map(({ id }) => id)

@@ -171,6 +171,13 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, enabledA
       const ended = await repository.deleteAllOfExcept(userId, keptId)
       forget(ended)
       return ended.length
+    },
+
+    /** Ends every session of the user (a password reset); answers how many ended. Forgotten after the delete, as above. */
+    async revokeAllOf(userId: string): Promise<number> {
+      const ended = await repository.deleteAllOf(userId)
+      forget(ended)
+      return ended.length
     }
   }
 }

@@ -44,8 +44,7 @@ export function createAccounts(users: UsersRepository) {
       }
       if (!(await verifyPassword(user.passwordHash, input.password))) return { outcome: 'wrong-password', userId: user.id }
       if (user.disabled !== 0) return { outcome: 'account-disabled', userId: user.id }
-      // The hub sends no verification mail yet (issue 16), so no address of ours is verified.
-      return { outcome: 'signed-in', account: { userId: user.id, email: user.email, emailVerified: false } }
+      return { outcome: 'signed-in', account: { userId: user.id, email: user.email, emailVerified: user.emailVerified === 1 } }
     },
 
     /** Whether this user exists and may sign in. */

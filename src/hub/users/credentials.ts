@@ -17,7 +17,7 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
  * default-ignorable code points (soft hyphen, variation selectors, fillers). An address holding
  * one looks exactly like the address without it, which is all an impersonator needs.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u
+export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u
 
 /**
  * The email as stored and compared. NFC, so an "é" typed as one code point or as "e" and an accent

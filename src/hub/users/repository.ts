@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Database, UserRow } from '../../shared/database/schema.js'
+import type { Insertable } from 'kysely'
+import type { Database, UserRow, UsersTable } from '../../shared/database/schema.js'
 
 export function createUsersRepository(db: Kysely<Database>) {
   return {
@@ -10,7 +11,7 @@ export function createUsersRepository(db: Kysely<Database>) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
     },
     /** False when the email is already taken (the unique index decides, so two racing sign-ups cannot both win). */
-    async insert(user: UserRow): Promise<boolean> {
+    async insert(user: Insertable<UsersTable>): Promise<boolean> {
       const result = await db
         .insertInto('users')
         .values(user)

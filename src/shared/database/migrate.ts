@@ -18,6 +18,8 @@ import * as cspReports from './migrations/0020-csp-reports.js'
 import * as usedIdTokens from './migrations/0030-used-id-tokens.js'
 import * as sessionEmailVerified from './migrations/0031-session-email-verified.js'
 import * as mailQueue from './migrations/0040-mail-queue.js'
+import * as emailVerified from './migrations/0041-email-verified.js'
+import * as profile from './migrations/0042-profile.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -29,7 +31,9 @@ const migrations: Record<string, Migration> = {
   '0020-csp-reports': cspReports,
   '0030-used-id-tokens': usedIdTokens,
   '0031-session-email-verified': sessionEmailVerified,
-  '0040-mail-queue': mailQueue
+  '0040-mail-queue': mailQueue,
+  '0041-email-verified': emailVerified,
+  '0042-profile': profile
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

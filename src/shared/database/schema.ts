@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
+import type { Generated, Insertable, Selectable } from 'kysely'
 
 /**
  * The database as TypeScript sees it (camelCase; CamelCasePlugin maps to snake_case columns).
@@ -50,8 +50,14 @@ export interface UsersTable {
   passwordHash: string
   /** 0 or 1 (an integer in both dialects). */
   disabled: number
+  /** 0 or 1: a link mailed to the address was used (see docs/account.md). */
+  emailVerified: Generated<number>
   createdAt: string
   updatedAt: string
+  /** The name the person chose to be shown by (1–64 visible characters), null until then. */
+  displayName: string | null
+  /** The language of the account's mails: `en` or `es` ('en' by default). */
+  locale: Generated<string>
 }
 
 /** The hub's server-side sessions. */
@@ -134,6 +140,8 @@ export interface MailTokensTable {
   createdAt: string
   expiresAt: string
   usedAt: string | null
+  /** For an email change: the address the account moves to when the token is used. */
+  newEmail: string | null
 }
 
 export type TaskRow = Selectable<TasksTable>

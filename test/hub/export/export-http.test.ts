@@ -92,7 +92,7 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     expect(document).toMatchObject({ format: 'hearth-export/1', userId: user.userId })
     expect(Object.keys(document.datasets)).toEqual(DATASETS)
     const { account, sessions, privacySettings, consents, accessGrants, auditTrail } = document.datasets as Record<string, Record<string, unknown>[]>
-    expect(account).toEqual([{ id: user.userId, recordedAt: expect.any(String), email: user.email, updatedAt: expect.any(String) }])
+    expect(account).toEqual([{ id: user.userId, recordedAt: expect.any(String), email: user.email, displayName: null, locale: 'en', updatedAt: expect.any(String) }])
     expect(sessions).toHaveLength(1)
     expect(sessions?.[0]).toMatchObject({ userAgent: expect.any(String), expiresAt: expect.any(String) })
     expect(sessions?.[0]?.id).not.toBe(sessionId)

@@ -34,7 +34,8 @@ describe.each(databasesUnderTest())('mail tokens on $name', (database) => {
         tokenHash: createHash('sha256').update(token).digest('hex'),
         createdAt: T0.toISOString(),
         expiresAt: later(30 * 60_000).toISOString(),
-        usedAt: null
+        usedAt: null,
+        newEmail: null
       }
     ])
     expect(JSON.stringify(rows)).not.toContain(token)
@@ -63,14 +64,25 @@ describe.each(databasesUnderTest())('mail tokens on $name', (database) => {
   })
 
   it('refuses a token at its expiry, not before', async () => {
-    for (const purpose of ['password-reset', 'email-verification'] as const) {
+    for (const purpose of ['password-reset', 'email-verification', 'email-change'] as const) {
       const lifetime = MAIL_TOKEN_LIFETIMES_MS[purpose]
       const expired = await tokens().issue(`user-expiry-${purpose}`, purpose, T0)
       expect(await tokens().consume(expired, purpose, later(lifetime))).toBeNull()
       const fresh = await tokens().issue(`user-expiry-${purpose}`, purpose, T0)
       expect(await tokens().consume(fresh, purpose, later(lifetime - 1))).toBe(`user-expiry-${purpose}`)
     }
-    expect(MAIL_TOKEN_LIFETIMES_MS).toEqual({ 'password-reset': 30 * 60_000, 'email-verification': 24 * 60 * 60_000 })
+    expect(MAIL_TOKEN_LIFETIMES_MS).toEqual({ 'password-reset': 30 * 60_000, 'email-verification': 24 * 60 * 60_000, 'email-change': 24 * 60 * 60_000 })
+  })
+
+  it('keeps the new address with an email-change token and answers it once, with the account', async () => {
+    const token = await tokens().issue('user-moving', 'email-change', T0, undefined, 'new@example.com')
+    expect(await tokens().consume(token, 'password-reset', later(1_000))).toBeNull()
+    expect(await tokens().consumeEmailChange(token, later(1_000))).toEqual({ userId: 'user-moving', newEmail: 'new@example.com' })
+    expect(await tokens().consumeEmailChange(token, later(2_000))).toBeNull()
+    // Asking again replaces the address with the token.
+    await tokens().issue('user-moving', 'email-change', T0, undefined, 'first@example.com')
+    const second = await tokens().issue('user-moving', 'email-change', later(1_000), undefined, 'second@example.com')
+    expect(await tokens().consumeEmailChange(second, later(2_000))).toEqual({ userId: 'user-moving', newEmail: 'second@example.com' })
   })
 
   it('refuses a token for another purpose, an unknown one and a malformed one', async () => {

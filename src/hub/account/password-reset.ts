@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../shared/database/schema.js'
+import { failureForLog } from '../../shared/database/availability.js'
+import { badRequest } from '../../shared/errors.js'
+import { errorResponses } from '../../shared/http/schemas.js'
+import type { App } from '../../shared/http/server.js'
+import type { AuditRequest } from '../audit/context.js'
+import { tooManyRequests } from '../http-errors.js'
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import type { Language } from '../pages/language.js'
+import type { Sessions } from '../sessions/sessions.js'
+import { normaliseEmail, passwordProblem } from '../users/credentials.js'
+import { hashPassword } from '../users/password-hashing.js'
+import { type AccountMail, mailLanguageOf } from './account-mail.js'
+import { Done, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
+
+export interface PasswordResetDependencies {
+  db: Kysely<Database>
+  accountMail: AccountMail
+  sessions: Sessions
+  throttle: SignInThrottle
+  audit: AuditRequest
+  now: () => Date
+}
+
+/** One answer for every token that does not work, so none tells what became of a link. */
+export const INVALID_RESET_LINK = 'This link is invalid or has expired; ask for a new one'
+
+/** Password reset by mailed link (docs/account.md, "Password reset"); built-in provider only. */
+export async function passwordResetRoutes(app: App, deps: PasswordResetDependencies) {
+  const { db, accountMail, sessions, throttle, audit, now } = deps
+  // Requests still mailing after their answer; the hub waits for them when it closes.
+  const inFlight = new Set<Promise<void>>()
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(inFlight)
+  })
+
+  /** Mails a link to the account with this address, when there is one that may sign in; answers its id. */
+  const mailResetLink = async (email: string, language: Language, at: Date): Promise<string | null> => {
+    const user = await db.selectFrom('users').select(['id', 'email']).where('email', '=', email).where('disabled', '=', 0).executeTakeFirst()
+    if (!user) return null
+    await accountMail.sendPasswordReset({ userId: user.id, email: user.email }, language, at)
+    return user.id
+  }
+
+  app.post(
+    '/api/auth/password-reset',
+    {
+      schema: {
+        summary: 'Mail a password-reset link to this address if it has an account; answers alike either way',
+        tags: ['auth'],
+        body: PasswordResetRequest,
+        response: { 204: Done, ...errorResponses(400, 403, 429) }
+      }
+    },
+    async (request, reply) => {
+      const email = normaliseEmail(request.body.email)
+      const wait = await throttle.passwordResetBlockedFor(email, request.ip)
+      if (wait !== null) throw tooManyRequests(reply, wait, 'Too many password-reset requests; try again later')
+      // Not awaited: looking the account up and queueing its mail would make a known address
+      // answer later than an unknown one, telling the caller which addresses have accounts.
+      const work = mailResetLink(email, mailLanguageOf(request), now())
+        .then(async (userId) => {
+          if (userId !== null) await audit(request, { userId, type: 'password.reset.requested' })
+        })
+        .catch((error: unknown) => request.log.error(failureForLog(error), 'queueing a password-reset mail failed'))
+        .finally(() => inFlight.delete(work))
+      inFlight.add(work)
+      return reply.code(204).send(null)
+    }
+  )
+
+  app.post(
+    '/api/auth/password-reset/confirm',
+    {
+      schema: {
+        summary: 'Set a new password with the token of a reset link; ends every session of the account',
+        tags: ['auth'],
+        body: PasswordResetConfirmation,
+        response: { 204: Done, ...errorResponses(400, 403) }
+      }
+    },
+    async (request, reply) => {
+      const { token, password } = request.body
+      // Checked before the token is used up, so a refused password leaves the link working.
+      const problem = passwordProblem(password)
+      if (problem) throw badRequest(problem)
+      const passwordHash = await hashPassword(password)
+      const at = now()
+      const account = await db.transaction().execute(async (trx) => {
+        const userId = await accountMail.tokens.consume(token, 'password-reset', at, trx)
+        if (userId === null) return undefined
+        // The link reached this address, which proves it as well as a verification link would.
+        const user = await trx
+          .updateTable('users')
+          .set({ passwordHash, emailVerified: 1, updatedAt: at.toISOString() })
+          .where('id', '=', userId)
+          .returning(['id', 'email'])
+          .executeTakeFirst()
+        if (!user) return undefined
+        const changed = { userId: user.id, email: user.email }
+        await accountMail.sendPasswordChanged(changed, mailLanguageOf(request), at, trx)
+        return changed
+      })
+      if (!account) throw badRequest(INVALID_RESET_LINK)
+      // After the commit, so a session begun with the old password while it ran ends too.
+      const endedSessions = await sessions.revokeAllOf(account.userId)
+      await audit(request, { userId: account.userId, type: 'password.reset', detail: { endedSessions } })
+      return reply.code(204).send(null)
+    }
+  )
+}
