@@ -1,13 +1,15 @@
 import { createHubService } from './hub/service.js'
 import { type Keyring, openKeyring } from './hub/tokens/keyring.js'
 import type { Service, ServiceContext } from './shared/runtime.js'
-import { createSsoTokenVerifier } from './shared/sso/token-verifier.js'
 import { createTasksService } from './tasks/service.js'
 
 /**
  * The hub and its applications in one process: the hub's signing keys are opened once, and the
  * task manager verifies SSO tokens against them directly instead of fetching the hub's JWKS over
- * HTTP. The keyring re-reads its file, so a `keys:rotate` is seen by both.
+ * HTTP; so are the hub's security events, which the hub still pushes over HTTP to the task manager's
+ * endpoint, the path they take between processes. The keyring re-reads its file, so a
+ * `keys:rotate` is seen by both. The task manager registers its pages as the hub's first-party
+ * OpenID Connect client in the database both share.
  */
 export function familyServices(): Service[] {
   let keyring: Promise<Keyring> | undefined

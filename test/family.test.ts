@@ -4,7 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { decodeProtectedHeader } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { openDatabase } from '../src/shared/database/connect.js'
 import { type ServerProcess, freePort, startBuilt } from './helpers/server-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')

@@ -48,7 +48,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -135,4 +135,34 @@ async function rotateKeys(config: Config, io: CliIo): Promise<number> {
   const kid = await rotateSigningKeys(config.shared.dataDir, new Date())
   io.out(`New signing key ${kid}; the previous one stays published until its tokens have expired.`)
   return 0
+}
+
+const CLIENT_OPTIONS = {
+  id: { type: 'string' },
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
+  'backchannel-logout-uri': { type: 'string' },
+  public: { type: 'boolean' },
+  'first-party': { type: 'boolean' }
+} as const
+
+function clientOptionsOf(values: {
+  id?: string
+  name?: string
+  'redirect-uri'?: string[]
+  'post-logout-redirect-uri'?: string[]
+  'backchannel-logout-uri'?: string
+  public?: boolean
+  'first-party'?: boolean
+}): ClientCommandOptions {
+  return {
+    id: values.id,
+    name: values.name,
+    redirectUris: values['redirect-uri'] ?? [],
+    postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+    backchannelLogoutUri: values['backchannel-logout-uri'],
+    public: values.public ?? false,
+    firstParty: values['first-party'] ?? false
+  }
 }

@@ -58,6 +58,7 @@ import { type BuiltinIdTokens, createBuiltinIdTokens } from './tokens/builtin-id
 import type { IdTokenVerifier } from './tokens/identity.js'
 import { type Keyring, openKeyring } from './tokens/keyring.js'
 import { createOidcVerifier } from './tokens/oidc-id-tokens.js'
+import { accountSsoIdentities, identityOfSession } from './tokens/sso-identity.js'
 import { createUsedIdTokens } from './tokens/used-id-tokens.js'
 import { type Accounts, activeAccountsOnly, createAccounts } from './users/accounts.js'
 import { prepareDummyHash } from './users/password-hashing.js'

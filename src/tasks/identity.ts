@@ -59,7 +59,8 @@ function userIdHeader(request: FastifyRequest): string | undefined {
   return value
 }
 
-function bearerToken(request: FastifyRequest, refuseOtherSchemes: boolean): string | undefined {
+/** The token of a `Bearer` Authorization; another scheme is refused (401) when `refuseOtherSchemes`. */
+export function bearerToken(request: FastifyRequest, refuseOtherSchemes: boolean): string | undefined {
   const authorization = request.headers.authorization
   if (authorization === undefined || authorization.trim() === '') return undefined
   const match = BEARER.exec(authorization)

@@ -1,30 +1,15 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type CliIo, USAGE, runHubCli } from '../../src/cli/hub-commands.js'
+import { describe, expect, it } from 'vitest'
+import { USAGE, runHubCli } from '../../src/cli/hub-commands.js'
 import { passwordResetMail } from '../../src/hub/mail/templates.js'
 import { OUTBOX_DIRECTORY, createMailTransport } from '../../src/hub/mail/transport.js'
 import { SIGNING_KEYS_FILE } from '../../src/hub/tokens/keyring.js'
-import { openDatabase } from '../../src/shared/database/connect.js'
+import { useHubCli } from '../helpers/hub-cli.js'
 
 describe('hub CLI', () => {
-  let dataDir: string
-  let output: { out: string[]; err: string[] }
-  beforeEach(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-'))
-    output = { out: [], err: [] }
-  })
-  afterEach(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true })
-  })
-
-  const io = (stdin = '', env: Record<string, string> = {}): CliIo => ({
-    env: { DATA_DIR: dataDir, ...env },
-    readStdin: async () => stdin,
-    out: (line) => output.out.push(line),
-    err: (line) => output.err.push(line)
-  })
+  const cli = useHubCli()
+  const { output, io } = cli
 
   it('prints its usage with --help', async () => {
     expect(await runHubCli(['--help'], io())).toBe(0)
@@ -100,7 +85,7 @@ describe('hub CLI', () => {
       expect(output.out[0]?.startsWith(`${newer}\nTo: bob@example.com\nSubject: Restablece tu contraseña de Hearth\n\nAlguien ha pedido`)).toBe(true)
       expect(output.out[0]).toContain('\nhttp://localhost:3001/reset-password#token=token-two\n')
       expect(output.out[1]?.startsWith(`${older}\nTo: ada@example.com\n`)).toBe(true)
-      expect(path.dirname(older)).toBe(path.join(dataDir, OUTBOX_DIRECTORY))
+      expect(path.dirname(older)).toBe(path.join(cli.dataDir, OUTBOX_DIRECTORY))
     })
 
     it('keeps the mails to one address with --to, and as many as --limit says', async () => {
@@ -112,12 +97,12 @@ describe('hub CLI', () => {
 
       expect(await runHubCli(['mail:outbox', '--to', 'cy@example.com'], io())).toBe(0)
       expect(await runHubCli(['mail:outbox', '--limit', '0'], io())).toBe(2)
-      expect(output.err).toEqual([`No mail to cy@example.com in ${path.join(dataDir, OUTBOX_DIRECTORY)}.`, '--limit must be an integer from 1 to 100.'])
+      expect(output.err).toEqual([`No mail to cy@example.com in ${path.join(cli.dataDir, OUTBOX_DIRECTORY)}.`, '--limit must be an integer from 1 to 100.'])
     })
 
     it('says so when the outbox is empty', async () => {
       expect(await runHubCli(['mail:outbox'], io())).toBe(0)
-      expect(output.err).toEqual([`No mail in ${path.join(dataDir, OUTBOX_DIRECTORY)}.`])
+      expect(output.err).toEqual([`No mail in ${path.join(cli.dataDir, OUTBOX_DIRECTORY)}.`])
     })
   })
 

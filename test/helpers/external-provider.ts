@@ -1,5 +1,5 @@
 import type { JWTPayload } from 'jose'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import type { HubConfig } from '../../src/shared/config.js'
 import type { App } from '../../src/shared/http/server.js'
 import type { DatabaseUnderTest, TestDatabase } from './databases.js'
@@ -9,6 +9,7 @@ import { type SigningKey, newSigningKey, signToken, startJwksServer } from './jw
 export const IDP_ISSUER = 'https://idp.test/'
 export const IDP_AUDIENCE = 'hearth-web'
 export const IDP_USER = 'idp-user-1'
+export const IDP_EMAIL = 'ada@idp.test'
 
 /** `HUB_IDP=oidc` pointed at the provider the test plays, whose keys are published at `jwksUrl`. */
 export function externalProvider(jwksUrl: URL): Pick<HubConfig, 'identityProvider'> {
@@ -32,6 +33,9 @@ export function useHubWithExternalProvider(database: DatabaseUnderTest) {
     await suite.idp?.close()
     await suite.handle?.destroy()
   })
+  /** An ID token as the provider would issue it, for IDP_USER unless the claims say otherwise. */
+  const idToken = (claims: JWTPayload = {}, key: SigningKey = suite.idpKey, expiresIn: string | number = '1h') =>
+    signToken(key, { iss: IDP_ISSUER, aud: IDP_AUDIENCE, sub: IDP_USER, ...claims }, expiresIn)
   return {
     get app() {
       return suite.app
@@ -42,8 +46,12 @@ export function useHubWithExternalProvider(database: DatabaseUnderTest) {
     get idpKey() {
       return suite.idpKey
     },
-    /** An ID token as the provider would issue it, for IDP_USER unless the claims say otherwise. */
-    idToken: (claims: JWTPayload = {}, key: SigningKey = suite.idpKey, expiresIn: string | number = '1h') =>
-      signToken(key, { iss: IDP_ISSUER, aud: IDP_AUDIENCE, sub: IDP_USER, ...claims }, expiresIn)
+    idToken,
+    /** A sign-in with the provider's ID token for `claims` (IDP_USER with IDP_EMAIL by default), as the page sends it: set-cookie's 200. */
+    signIn: async (claims: JWTPayload = { email: IDP_EMAIL }) => {
+      const response = await suite.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: claims.sub ?? IDP_USER, idToken: await idToken(claims) } })
+      expect(response.statusCode, response.body).toBe(200)
+      return response
+    }
   }
 }

@@ -124,17 +124,27 @@ export async function signUpAndLogIn(app: App, email = uniqueEmail(), ip = '10.0
 export async function logIn(app: App, email: string, ip = '10.0.0.1'): Promise<SignedIn> {
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: GOOD_PASSWORD }, remoteAddress: ip })
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`)
-  const cookies = cookiesSetBy(login)
-  const authCookie = cookies['service-auth-token']?.value ?? ''
+  return signedInBy(login, email)
+}
+
+/** The cookie and CSRF headers of the session a response (a login, set-cookie) started. */
+export function sessionHeaders(response: LightMyRequestResponse): Record<string, string> {
+  const cookies = cookiesSetBy(response)
   const csrfToken = cookies['service-csrf-token']?.value ?? ''
-  const body = login.json<{ userId: string; idToken: string }>()
+  return { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
+}
+
+/** The session a browser holds after a login answered with cookies. */
+export function signedInBy(response: LightMyRequestResponse, email: string): SignedIn {
+  const cookies = cookiesSetBy(response)
+  const { userId, idToken } = response.json<{ userId: string; idToken: string }>()
   return {
-    userId: body.userId,
+    userId,
     email,
-    idToken: body.idToken,
-    authCookie,
-    csrfToken,
-    headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
+    idToken,
+    authCookie: cookies['service-auth-token']?.value ?? '',
+    csrfToken: cookies['service-csrf-token']?.value ?? '',
+    headers: sessionHeaders(response)
   }
 }
 

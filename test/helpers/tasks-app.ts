@@ -15,7 +15,8 @@ export const TEST_TASKS_CONFIG: TasksConfig = {
   hubIssuer: 'http://localhost:3001',
   hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json'),
   // fastify's inject sends `Host: localhost:80`, which is `localhost` (see canonicalHost).
-  allowedHosts: ['localhost']
+  allowedHosts: ['localhost'],
+  publicUrl: 'http://localhost'
 }
 
 /** A grants store that is down: every lookup fails. */

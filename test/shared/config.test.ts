@@ -19,7 +19,8 @@ describe('configuration', () => {
       auth: 'header',
       hubIssuer: 'http://localhost:3001',
       hubJwksUrl: new URL('http://localhost:3001/.well-known/jwks.json'),
-      allowedHosts: ['localhost:3000', '127.0.0.1:3000', '[::1]:3000']
+      allowedHosts: ['localhost:3000', '127.0.0.1:3000', '[::1]:3000'],
+      publicUrl: 'http://localhost:3000'
     })
   })
 

@@ -13,7 +13,7 @@ const COOKIE = 'hearth_session=session-secret-0c8e4d7a'
 /** A verifier that knows one token, so the test needs no hub. */
 const verifySsoToken = async (token: string) => {
   if (token !== TOKEN) throw new SsoTokenError('invalid')
-  return { userId: TOKEN_USER, email: undefined }
+  return { userId: TOKEN_USER, email: undefined, issuedAt: 0 }
 }
 describe.each(databasesUnderTest())('log redaction on $name', (database) => {
   const handle = useDatabase(database)

@@ -22,7 +22,7 @@ describe('task manager API documentation', () => {
     expect(response.statusCode).toBe(200)
     const document = response.json()
     expect(document.openapi).toBe('3.1.0')
-    expect(Object.keys(document.paths).sort()).toEqual(['/health', '/ready', '/tasks', '/tasks/{taskId}'])
+    expect(Object.keys(document.paths).sort()).toEqual(['/events/hearth', '/export/hearth', '/health', '/ready', '/tasks', '/tasks/{taskId}'])
     expect(Object.keys(document.paths['/tasks/{taskId}']).sort()).toEqual(['delete', 'get', 'put'])
     const create = document.paths['/tasks'].post
     expect(create.requestBody.content['application/json'].schema.properties.title).toMatchObject({ type: 'string', maxLength: 500 })

@@ -94,6 +94,8 @@ export async function emailChangeRoutes(app: App, deps: OwnAccountDependencies) 
         // Again: someone may have signed up with the address since the link was mailed.
         if (await ownAccount.isTakenByAnother(change.newEmail, change.userId, trx)) throw conflict(TAKEN)
         await ownAccount.moveToVerifiedEmail(change.userId, change.newEmail, confirmedAt, trx)
+        // They went to the old address: a reset link there must not open the account any more.
+        await mailTokens.cancel(change.userId, ['password-reset', 'email-verification'], trx)
         return { from: oldEmail, to: change.newEmail }
       }).catch((error: unknown) => {
         // A sign-up that took the address between the check and the update: the unique index decides.

@@ -7,7 +7,7 @@ import type { AuditRequest } from '../audit/context.js'
 import { tooManyRequests } from '../http-errors.js'
 import { sessionOf } from '../plugins/session.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
-import { type AccountMail, mailLanguageOf } from './account-mail.js'
+import type { AccountMail } from './account-mail.js'
 import { Done, EmailVerification } from './schemas.js'
 
 export interface EmailVerificationDependencies {
@@ -67,8 +67,8 @@ export async function emailVerificationRoutes(app: App, deps: EmailVerificationD
       const { userId } = sessionOf(request)
       const wait = await throttle.verificationMailBlockedFor(userId)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many verification mails asked for; try again later')
-      const user = await db.selectFrom('users').select(['id', 'email', 'emailVerified']).where('id', '=', userId).executeTakeFirst()
-      if (user && user.emailVerified === 0) await accountMail.sendVerification({ userId, email: user.email }, mailLanguageOf(request), now())
+      const user = await db.selectFrom('users').select(['email', 'emailVerified', 'locale']).where('id', '=', userId).executeTakeFirst()
+      if (user && user.emailVerified === 0) await accountMail.sendVerification({ userId, email: user.email, locale: user.locale }, now())
       return reply.code(204).send(null)
     }
   )

@@ -44,6 +44,9 @@ export async function passwordChangeRoutes(app: App, deps: OwnAccountDependencie
       const notice = passwordChangedInSessionMail({ publicUrl, language: languageOfAccount(user.locale), email: user.email })
       await db.transaction().execute(async (trx) => {
         await ownAccount.setPasswordHash(user.id, passwordHash, changedAt, trx)
+        // A reset link asked for before the change would undo it, perhaps for whoever asked; an
+        // address change asked for before it may be how whoever knew the old password keeps the account.
+        await mailTokens.cancel(user.id, ['password-reset', 'email-change'], trx)
         await mailQueue.enqueue({ to: user.email, userId: user.id, ...notice }, changedAt, trx)
       })
       // Whoever else holds a session may be who learnt the old password.

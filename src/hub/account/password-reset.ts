@@ -36,10 +36,10 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
   })
 
   /** Mails a link to the account with this address, when there is one that may sign in; answers its id. */
-  const mailResetLink = async (email: string, language: Language, at: Date): Promise<string | null> => {
-    const user = await db.selectFrom('users').select(['id', 'email']).where('email', '=', email).where('disabled', '=', 0).executeTakeFirst()
+  const mailResetLink = async (email: string, at: Date): Promise<string | null> => {
+    const user = await db.selectFrom('users').select(['id', 'email', 'locale']).where('email', '=', email).where('disabled', '=', 0).executeTakeFirst()
     if (!user) return null
-    await accountMail.sendPasswordReset({ userId: user.id, email: user.email }, language, at)
+    await accountMail.sendPasswordReset({ userId: user.id, email: user.email, locale: user.locale }, at)
     return user.id
   }
 
@@ -59,7 +59,7 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many password-reset requests; try again later')
       // Not awaited: looking the account up and queueing its mail would make a known address
       // answer later than an unknown one, telling the caller which addresses have accounts.
-      const work = mailResetLink(email, mailLanguageOf(request), now())
+      const work = mailResetLink(email, now())
         .then(async (userId) => {
           if (userId !== null) await audit(request, { userId, type: 'password.reset.requested' })
         })

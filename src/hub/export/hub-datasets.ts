@@ -3,22 +3,22 @@ import type { Database } from '../../shared/database/schema.js'
 import { sessionHandle } from '../sessions/session-handle.js'
 import type { ExportDataset } from './datasets.js'
 
-/** The account and the sessions the hub keeps for a person; never a password hash or a session id. */
+/** The account, the sessions and the known devices the hub keeps for a person; never a password hash or a session id. */
 export function hubDatasets(db: Kysely<Database>): ExportDataset[] {
   return [
     {
       name: 'account',
-      description: 'Your account: id, email, display name, language, when it was created',
+      description: 'Your account: id, email and whether it was verified, display name, language, when it was created',
       async *records(userId) {
         // An account of an external identity provider has no row here: it has nothing to export.
         const account = await db
           .selectFrom('users')
-          .select(['id', 'email', 'displayName', 'locale', 'createdAt', 'updatedAt'])
+          .select(['id', 'email', 'emailVerified', 'displayName', 'locale', 'createdAt', 'updatedAt'])
           .where('id', '=', userId)
           .executeTakeFirst()
         if (account) {
           const { email, displayName, locale, updatedAt } = account
-          yield { id: account.id, recordedAt: account.createdAt, fields: { email, displayName, locale, updatedAt } }
+          yield { id: account.id, recordedAt: account.createdAt, fields: { email, emailVerified: account.emailVerified === 1, displayName, locale, updatedAt } }
         }
       }
     },

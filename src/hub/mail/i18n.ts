@@ -1,4 +1,4 @@
-import type { Language } from '../pages/language.js'
+import { type Language, catalogueTranslator } from '../pages/language.js'
 
 /**
  * Every piece of text the hub's mails carry, by language; `{name}` marks a value filled in when
@@ -68,6 +68,5 @@ const CATALOGUES: Record<Language, Record<MailMessageKey, string>> = { en, es }
 export type MailTranslate = (key: MailMessageKey, values?: Record<string, string | number>) => string
 
 export function mailTranslatorFor(language: Language): MailTranslate {
-  const catalogue = CATALOGUES[language]
-  return (key, values = {}) => catalogue[key].replace(/\{(\w+)\}/g, (placeholder, name: string) => String(values[name] ?? placeholder))
+  return catalogueTranslator(CATALOGUES[language])
 }

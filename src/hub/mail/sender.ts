@@ -20,11 +20,6 @@ export interface MailSenderOptions {
   maxAttempts?: number
 }
 
-/** The delay before attempt `attempts + 1`: the interval, doubled per failed attempt, capped at an hour. */
-export function retryDelayMs(attempts: number, intervalMs: number): number {
-  return Math.min(intervalMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS)
-}
-
 /**
  * Sends the queue's due mail now and every interval after, in the background: a request only
  * queues its mail, so an SMTP outage delays mail and fails no request. Returns the stop function
@@ -76,18 +71,5 @@ export function dueMailSender({ queue, transport, logger, now, intervalMs, maxAt
     logger.info({ mailId: mail.id, ...where }, 'mail sent')
   }
 
-  return async (): Promise<void> => {
-    try {
-      for (;;) {
-        const batch = await queue.claimDue(now(), BATCH_SIZE)
-        for (const mail of batch) await deliver(mail)
-        if (queueUnavailable) logger.info('mail queue reachable again')
-        queueUnavailable = false
-        if (batch.length < BATCH_SIZE) return
-      }
-    } catch (error) {
-      if (!queueUnavailable) logger.error(failureForLog(error), 'mail queue unavailable; mail waits in it')
-      queueUnavailable = true
-    }
-  }
+  return drainingRound({ claim: () => queue.claimDue(now(), BATCH_SIZE), batchSize: BATCH_SIZE, deliver, logger, queueName: 'mail queue' })
 }

@@ -11,6 +11,12 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
 }
 
+/** Looks messages up in one language's catalogue and fills in their `{name}` placeholders. */
+export function catalogueTranslator<Key extends string>(catalogue: Record<Key, string>) {
+  return (key: Key, values: Record<string, string | number> = {}): string =>
+    catalogue[key].replace(/\{(\w+)\}/g, (placeholder, name: string) => String(values[name] ?? placeholder))
+}
+
 /**
  * The page language: a valid `lang` cookie, else the best of Accept-Language by q-value
  * (`es-MX` counts as `es`), else English.

@@ -46,7 +46,7 @@ export function Layout({ context, title, children }: { context: PageContext; tit
         </a>
         <header class="site-header">
           <span class="site-name">{t('site.name')}</span>
-          {signedIn && <SiteNavigation t={t} />}
+          {signedIn && <SiteNavigation t={t} accountPages={accountPages} />}
           <LanguageSwitcher context={context} />
         </header>
         <main id="main" tabIndex={-1}>
@@ -58,7 +58,7 @@ export function Layout({ context, title, children }: { context: PageContext; tit
   )
 }
 
-function SiteNavigation({ t }: { t: Translate }) {
+function SiteNavigation({ t, accountPages }: { t: Translate; accountPages: boolean }) {
   return (
     <nav aria-label={t('site.mainNavigation')}>
       <ul class="nav-list">

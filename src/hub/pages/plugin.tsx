@@ -81,17 +81,20 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     reply.redirect((await sessionOf(request)) ? DEFAULT_LANDING_PATH : '/login', 303)
   )
 
-  for (const [path, Page] of [
-    ['/login', LoginPage],
-    ['/signup', SignupPage]
-  ] as const) {
-    app.get(path, { schema: { hide, querystring: NextQuery } }, async (request, reply) => {
-      const next = safeNextPath(request.query.next)
-      // Someone already signed in has nothing to do here.
-      if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
-      return sendPage(reply, <Page context={contextOf(request, reply, false)} next={next} />)
-    })
-  }
+  app.get('/login', { schema: { hide, querystring: LoginQuery } }, async (request, reply) => {
+    const next = safeNextPath(request.query.next)
+    // Someone already signed in has nothing to do here.
+    if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
+    const { notice } = request.query
+    const known = typeof notice === 'string' && Object.hasOwn(LOGIN_NOTICES, notice) ? (notice as LoginNotice) : undefined
+    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} />)
+  })
+
+  app.get('/signup', { schema: { hide, querystring: NextQuery } }, async (request, reply) => {
+    const next = safeNextPath(request.query.next)
+    if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
+    return sendPage(reply, <SignupPage context={await contextOf(request, reply, null)} next={next} />)
+  })
 
   app.get('/language', { schema: { hide, querystring: LanguageQuery } }, async (request, reply) => {
     const { lang, next } = request.query
@@ -108,7 +111,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
       const session = sessionFrom(request)
       const page = (
         <DashboardPage
-          context={contextOf(request, reply, true)}
+          context={await contextOf(request, reply, session)}
           user={session}
           applications={applications}
           sessions={await sessionsOf(session)}

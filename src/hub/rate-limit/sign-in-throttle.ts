@@ -93,6 +93,15 @@ export function createSignInThrottle(store: CounterStore, limits: RateLimits) {
     async signInSucceeded(route: SignInRoute, account: string, ip: string): Promise<void> {
       await Promise.all([store.reset(accountKey(route, account)), store.decrement(ipKey(route, ip))])
     },
+    /**
+     * A right password whose account asks for a second factor: not a sign-in yet, so it is taken
+     * back from the account's sign-ins and from the IP, but it stays a failure of the account until
+     * the second factor succeeds (`signInSucceeded` clears it). Otherwise each password step would
+     * clear the failures of the codes guessed before it, and the lockout would never come.
+     */
+    async passwordStepPassed(route: SignInRoute, account: string, ip: string): Promise<void> {
+      await Promise.all([store.decrement(accountKey(route, account, 'sign-ins')), store.decrement(ipKey(route, ip))])
+    },
     /** A failed sign-in stays a failure and is taken back from the account's sign-ins. */
     async signInFailed(route: SignInRoute, account: string): Promise<void> {
       await store.decrement(accountKey(route, account, 'sign-ins'))

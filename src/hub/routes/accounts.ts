@@ -37,10 +37,11 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       if (!deps.signupOpen) throw forbidden('Sign-up is closed on this hub')
       const wait = await throttle.signupBlockedFor(request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
-      const account = await accounts.create(request.body, now())
+      // The language the person signs up in is the account's until they choose another.
+      const account = await accounts.create(request.body, now(), browserLanguageOf(request))
       const { userId } = account
       await audit(request, { userId, type: 'signup' })
-      await deps.accountMail.sendVerification(account, mailLanguageOf(request), now())
+      await deps.accountMail.sendVerification(account, now())
       return { userId }
     }
   )

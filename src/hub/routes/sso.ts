@@ -5,6 +5,7 @@ import type { AuditRequest } from '../audit/context.js'
 import { sessionOf } from '../plugins/session.js'
 import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../schemas.js'
 import type { Keyring } from '../tokens/keyring.js'
+import type { SsoIdentityOf } from '../tokens/sso-identity.js'
 import { issueSsoToken } from '../tokens/sso-tokens.js'
 
 export interface SsoDependencies {
@@ -13,6 +14,8 @@ export interface SsoDependencies {
   issuer: string
   /** Registered applications by name. */
   apps: Record<string, string>
+  /** What the token says of the session's person: `email`, `email_verified`, `name`. */
+  identityOf: SsoIdentityOf
   audit: AuditRequest
   now: () => Date
 }
@@ -20,7 +23,7 @@ export interface SsoDependencies {
 /** Applications cache the key set; a rotated-in key is found anyway, since verifiers refetch on an unknown kid. */
 const JWKS_CACHE_SECONDS = 300
 
-export async function ssoRoutes(app: App, { keyring, issuer, apps, audit, now }: SsoDependencies) {
+export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, audit, now }: SsoDependencies) {
   app.post(
     '/api/auth/generate-token',
     {
@@ -36,8 +39,9 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, audit, now }:
       if (!Object.hasOwn(apps, audience)) {
         throw badRequest(`Audience must be a registered application: ${Object.keys(apps).join(', ')}`)
       }
-      const { userId, email, emailVerified } = sessionOf(request)
-      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, email, emailVerified, audience }, now())
+      const session = sessionOf(request)
+      const { userId } = session
+      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, audience, ...(await identityOf(session)) }, now())
       await audit(request, { userId, type: 'sso-token.issued', detail: { audience } })
       return { token, expiresAt: expiresAt.toISOString() }
     }

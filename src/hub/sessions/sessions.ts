@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import type { SessionRow } from '../../shared/database/schema.js'
+import type { Database, SessionRow } from '../../shared/database/schema.js'
 import { type SessionCookieClaims, signSessionCookie, verifySessionCookie } from '../security/session-cookie-value.js'
 import type { VerifiedIdentity } from '../tokens/identity.js'
 import type { SessionsRepository } from './repository.js'

@@ -6,13 +6,15 @@ import { signWithKeyring } from './signing.js'
 export interface SsoTokenClaims {
   userId: string
   email: string
-  /** Whether the identity provider had verified `email` when the session began. */
+  /** Whether a link mailed to `email` was used (built-in provider), or the provider said so at sign-in. */
   emailVerified: boolean
+  /** The display name, only when the person's profile is visible beyond themselves. */
+  name?: string
   /** The registered application the token is for. */
   audience: string
 }
 
-/** Signs an SSO token: typed `hearth-sso+jwt`, `iss` the hub's public URL, `aud` the application, one-off `jti`, five minutes. */
+/** Signs an SSO token: typed `hearth-sso+jwt`, `iss` the hub's public URL, `aud` the application, one-off `jti`, five minutes; `name` only when given. */
 export function issueSsoToken(
   keyring: Keyring,
   issuer: string,
@@ -27,7 +29,7 @@ export function issueSsoToken(
       subject: claims.userId,
       lifetimeSeconds: SSO_TOKEN_LIFETIME_SECONDS,
       type: SSO_TOKEN_TYPE,
-      claims: { email: claims.email, email_verified: claims.emailVerified, jti: randomUUID() }
+      claims: { email: claims.email, email_verified: claims.emailVerified, ...(claims.name !== undefined && { name: claims.name }), jti: randomUUID() }
     },
     now
   )

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { badRequest } from '../../shared/errors.js'
 import { conflict } from '../http-errors.js'
+import { DEFAULT_LANGUAGE, type Language } from '../pages/language.js'
 import { emailProblem, normaliseEmail, passwordProblem } from './credentials.js'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hashing.js'
 import type { UsersRepository } from './repository.js'
@@ -14,8 +15,11 @@ export type Authentication =
 /** The built-in identity provider's rules for creating accounts and checking passwords. */
 export function createAccounts(users: UsersRepository) {
   return {
-    /** Creates an account; 400 saying why the email or password is refused, 409 when the email is taken. */
-    async create(input: { email: string; password: string }, now: Date): Promise<{ userId: string; email: string }> {
+    /**
+     * Creates an account; 400 saying why the email or password is refused, 409 when the email is
+     * taken. `locale` is the account's language, its mails' first; `users:create` leaves it English.
+     */
+    async create(input: { email: string; password: string }, now: Date, locale: Language = DEFAULT_LANGUAGE): Promise<{ userId: string; email: string; locale: Language }> {
       const problem = emailProblem(input.email) ?? passwordProblem(input.password)
       if (problem) throw badRequest(problem)
       const email = normaliseEmail(input.email)
@@ -25,11 +29,12 @@ export function createAccounts(users: UsersRepository) {
         email,
         passwordHash: await hashPassword(input.password),
         disabled: 0,
+        locale,
         createdAt: timestamp,
         updatedAt: timestamp
       }
       if (!(await users.insert(user))) throw conflict('An account with this email already exists')
-      return { userId: user.id, email }
+      return { userId: user.id, email, locale }
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely'
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 /**
  * The database as TypeScript sees it (camelCase; CamelCasePlugin maps to snake_case columns).

@@ -9,6 +9,8 @@ export const CLOCK_SKEW_SECONDS = 30
 export interface SsoIdentity {
   userId: string
   email: string | undefined
+  /** The token's `iat`, in seconds. */
+  issuedAt: number
 }
 
 export class SsoTokenError extends Error {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { anonymousHeaders } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
-import { cookieHeader, cookiesSetBy } from '../../helpers/hub-app.js'
+import { sessionHeaders } from '../../helpers/hub-app.js'
 
 describe.each(databasesUnderTest())('account recovery with an external provider on $name', (database) => {
   const idp = useHubWithExternalProvider(database)
@@ -18,11 +18,7 @@ describe.each(databasesUnderTest())('account recovery with an external provider 
   })
 
   it('serves no email verification to a signed-in person: 404', async () => {
-    const signedIn = await idp.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: 'idp-user-1', idToken: await idp.idToken({ email: 'ada@idp.test' }) } })
-    expect(signedIn.statusCode, signedIn.body).toBe(200)
-    const cookies = cookiesSetBy(signedIn)
-    const csrfToken = cookies['service-csrf-token']?.value ?? ''
-    const headers = { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
+    const headers = sessionHeaders(await idp.signIn())
     expect((await idp.app.inject({ method: 'POST', url: '/api/account/email/verify', headers, payload: { token: 'A'.repeat(43) } })).statusCode).toBe(404)
     expect((await idp.app.inject({ method: 'POST', url: '/api/account/email/verification', headers })).statusCode).toBe(404)
   })

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SESSION_CACHE_TTL_MS } from '../../../src/hub/sessions/sessions.js'
 import type { App } from '../../../src/shared/http/server.js'
+import { useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { GOOD_PASSWORD, type SignedIn, logIn, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
-import { smtpUrlFor, startSmtpServer } from '../../helpers/smtp-server.js'
+import { smtpUrlFor } from '../../helpers/smtp-server.js'
 
 const NEW_PASSWORD = 'a brand new passphrase'
 

@@ -3,7 +3,7 @@ import { INVALID_RESET_LINK } from '../../../src/hub/account/password-reset.js'
 import { SESSION_CACHE_TTL_MS } from '../../../src/hub/sessions/sessions.js'
 import { anonymousHeaders, linkToken, mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, HUB_ORIGIN, cookieHeader, cookiesSetBy, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
+import { GOOD_PASSWORD, HUB_ORIGIN, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
 
 const NEW_PASSWORD = 'a brand new passphrase'
@@ -63,14 +63,7 @@ describe.each(databasesUnderTest())('password reset on $name', (database) => {
     const types = await auditTypesOf(user.userId)
     expect(types).toEqual(expect.arrayContaining(['password.reset.requested', 'password.reset']))
     // And the person reads them in their export.
-    const cookies = cookiesSetBy(signedIn)
-    const csrfToken = cookies['service-csrf-token']?.value ?? ''
-    const exported = await hub.app.inject({
-      method: 'POST',
-      url: '/api/export',
-      headers: { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken },
-      payload: { format: 'json' }
-    })
+    const exported = await hub.app.inject({ method: 'POST', url: '/api/export', headers: sessionHeaders(signedIn), payload: { format: 'json' } })
     expect(exported.statusCode, exported.body).toBe(200)
     const trail = exported.json<{ datasets: { auditTrail: { type: string; detail: unknown }[] } }>().datasets.auditTrail
     expect(trail.map(({ type }) => type)).toEqual(expect.arrayContaining(['password.reset.requested', 'password.reset']))

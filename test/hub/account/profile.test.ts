@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
-import { type SignedIn, cookieHeader, cookiesSetBy, signUpAndLogIn, testClock, useHubApp } from '../../helpers/hub-app.js'
+import { type SignedIn, sessionHeaders, signUpAndLogIn, testClock, useHubApp } from '../../helpers/hub-app.js'
 
 const get = (app: App, user: SignedIn) => app.inject({ method: 'GET', url: '/api/account', headers: { cookie: user.headers.cookie ?? '' } })
 const patch = (app: App, user: SignedIn, payload: object, headers = user.headers) => app.inject({ method: 'PATCH', url: '/api/account', headers, payload })
@@ -75,11 +75,7 @@ describe.each(databasesUnderTest())('the own-account routes under an external pr
   const idp = useHubWithExternalProvider(database)
 
   it('answer 404, as login does: the provider owns profile, password and address; the sessions list stays', async () => {
-    const signIn = await idp.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: 'idp-user-1', idToken: await idp.idToken({ email: 'ada@idp.test' }) } })
-    expect(signIn.statusCode, signIn.body).toBe(200)
-    const cookies = cookiesSetBy(signIn)
-    const csrfToken = cookies['service-csrf-token']?.value ?? ''
-    const headers = { cookie: cookieHeader({ 'service-auth-token': cookies['service-auth-token']?.value, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
+    const headers = sessionHeaders(await idp.signIn())
     const requests = [
       { method: 'GET', url: '/api/account' },
       { method: 'PATCH', url: '/api/account', payload: { displayName: 'Ada' } },

@@ -92,7 +92,9 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     expect(document).toMatchObject({ format: 'hearth-export/1', userId: user.userId })
     expect(Object.keys(document.datasets)).toEqual(DATASETS)
     const { account, sessions, privacySettings, consents, accessGrants, auditTrail } = document.datasets as Record<string, Record<string, unknown>[]>
-    expect(account).toEqual([{ id: user.userId, recordedAt: expect.any(String), email: user.email, displayName: null, locale: 'en', updatedAt: expect.any(String) }])
+    expect(account).toEqual([
+      { id: user.userId, recordedAt: expect.any(String), email: user.email, emailVerified: false, displayName: null, locale: 'en', updatedAt: expect.any(String) }
+    ])
     expect(sessions).toHaveLength(1)
     expect(sessions?.[0]).toMatchObject({ userAgent: expect.any(String), expiresAt: expect.any(String) })
     expect(sessions?.[0]?.id).not.toBe(sessionId)
@@ -123,6 +125,8 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     const versions = ['=1+1', '+1', '-1', '\tcmd', '\rcmd', 'plain, "quoted"\r\nline']
     for (const version of versions) expect((await consent(user, { purpose: 'terms', granted: true, version })).statusCode).toBe(200)
     const [sessionId] = await sessionIdsOf(user.userId)
+    // As a used verification link leaves it (test/hub/account/email-verification.test.ts).
+    await hub.handle.db.updateTable('users').set({ emailVerified: 1 }).where('id', '=', user.userId).execute()
 
     const response = await exportAs(user, { format: 'csv' })
     expect(response.statusCode).toBe(200)

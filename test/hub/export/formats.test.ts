@@ -19,7 +19,7 @@ const datasets = [
   ]),
   dataset('empty', [])
 ]
-const header = { userId: 'u1', exportedAt: '2026-02-02T00:00:00.000Z' }
+const header = { userId: 'u1', exportedAt: '2026-02-02T00:00:00.000Z', applications: Promise.resolve({}) }
 
 describe('export formats', () => {
   it('JSON holds every dataset, by name, with every record', async () => {
@@ -35,7 +35,8 @@ describe('export formats', () => {
           { id: 'n2', recordedAt: null, text: 'line one\r\nline "two", three' }
         ],
         empty: []
-      }
+      },
+      applications: {}
     })
   })
 

@@ -133,7 +133,7 @@ describe('hub pages', () => {
     expect(response.headers['cache-control']).toBe('no-store')
     expect(response.body).toContain(user.email)
     expect(response.body).toContain(user.userId)
-    expect(response.body).toContain('data-action="open-app" data-audience="tasks" data-url="http://localhost:3000"')
+    expect(response.body).toContain('<a href="http://localhost:3000">Open tasks</a>')
     expect(response.body).toContain('data-session="current"')
   })
 
@@ -149,8 +149,9 @@ describe('hub pages', () => {
 
   it('the dashboard offers Sign out on every other session, by handle, and Sign out everywhere else', async () => {
     const fresh = await signUpAndLogIn(app)
+    // The switch's cookie: a signed-in person's pages are otherwise in the account's language, not the browser's.
     const dashboardOf = async (session: SignedIn, language = 'en') =>
-      (await page('/dashboard', { cookie: cookieHeader({ 'service-auth-token': session.authCookie }), 'accept-language': language })).body
+      (await page('/dashboard', { cookie: cookieHeader({ 'service-auth-token': session.authCookie, lang: language }) })).body
     const alone = await dashboardOf(fresh)
     expect(alone).not.toContain('data-action="end-session"')
     expect(alone).not.toContain('data-action="end-other-sessions"')

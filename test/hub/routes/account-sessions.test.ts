@@ -10,6 +10,7 @@ import {
   cookieHeader,
   cookiesSetBy,
   signUpAndLogIn,
+  signedInBy,
   testClock,
   uniqueEmail,
   useHubApp
@@ -36,18 +37,7 @@ const handleOf = (user: SignedIn) => sessionHandle(sessionIdOf(user))
 async function logInFrom(app: App, email: string, userAgent: string): Promise<SignedIn> {
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'user-agent': userAgent }, payload: { email, password: GOOD_PASSWORD } })
   expect(login.statusCode, login.body).toBe(200)
-  const cookies = cookiesSetBy(login)
-  const authCookie = cookies['service-auth-token']?.value ?? ''
-  const csrfToken = cookies['service-csrf-token']?.value ?? ''
-  const { userId, idToken } = login.json<{ userId: string; idToken: string }>()
-  return {
-    userId,
-    email,
-    idToken,
-    authCookie,
-    csrfToken,
-    headers: { cookie: cookieHeader({ 'service-auth-token': authCookie, 'service-csrf-token': csrfToken }), 'x-csrf-token': csrfToken }
-  }
+  return signedInBy(login, email)
 }
 
 const list = (app: App, user: SignedIn) => app.inject({ method: 'GET', url: SESSIONS, headers: { cookie: user.headers.cookie ?? '' } })

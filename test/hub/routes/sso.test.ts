@@ -32,7 +32,7 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
       sub: user.userId,
       aud: 'tasks',
       email: user.email,
-      // The built-in provider sends no verification mail yet (issue 16): no address is verified.
+      // No verification link used yet; no `name` either: no display name, a private profile.
       email_verified: false,
       iat: expect.any(Number),
       exp: expect.any(Number),

@@ -1,4 +1,4 @@
-import type { Language } from '../language.js'
+import { type Language, catalogueTranslator } from '../language.js'
 import { type MessageKey, en } from './en.js'
 import { es } from './es.js'
 
@@ -10,8 +10,7 @@ export const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, es
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string
 
 export function translatorFor(language: Language): Translate {
-  const catalogue = CATALOGUES[language]
-  return (key, values = {}) => catalogue[key].replace(/\{(\w+)\}/g, (placeholder, name: string) => String(values[name] ?? placeholder))
+  return catalogueTranslator(CATALOGUES[language])
 }
 
 export function isMessageKey(key: string): key is MessageKey {

@@ -32,9 +32,7 @@ export function DashboardPage({ context, user, applications, sessions }: Dashboa
           {entries.map(([application, url]) => (
             <li>
               <span class="application-name">{application}</span>
-              <button type="button" data-action="open-app" data-audience={application} data-url={url}>
-                {t('dashboard.open', { application })}
-              </button>
+              <a href={url}>{t('dashboard.open', { application })}</a>
             </li>
           ))}
         </ul>

@@ -4,9 +4,11 @@ import { FormMessage, Layout, type PageContext } from '../layout.js'
 export interface ExportPageProps {
   context: PageContext
   datasets: readonly { name: string; description: string }[]
+  /** The applications asked for what they hold about the person, by id. */
+  applications: readonly string[]
 }
 
-export function ExportPage({ context, datasets }: ExportPageProps) {
+export function ExportPage({ context, datasets, applications }: ExportPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('export.title')}>

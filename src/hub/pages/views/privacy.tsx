@@ -17,7 +17,7 @@ export function consentPurposes(applications: readonly string[]): string[] {
   return ['terms', 'analytics', 'marketing', ...applications.map((application) => `data-sharing:${application}`)]
 }
 
-function purposeLabel(t: Translate, purpose: string): string {
+export function purposeLabel(t: Translate, purpose: string): string {
   if (purpose.startsWith('data-sharing:')) return t('privacy.purpose.dataSharing', { application: purpose.slice('data-sharing:'.length) })
   if (purpose === 'terms' || purpose === 'analytics' || purpose === 'marketing') return t(`privacy.purpose.${purpose}`)
   return purpose

@@ -15,21 +15,8 @@ function CredentialsForm({ context: { t }, next, kind }: CredentialsPageProps & 
       <label for="email">{t('form.email')}</label>
       <input id="email" name="email" type="email" autocomplete="username" required />
       <label for="password">{t('form.password')}</label>
-      <input
-        id="password"
-        name="password"
-        type="password"
-        autocomplete={newAccount ? 'new-password' : 'current-password'}
-        required
-        minLength={newAccount ? 8 : undefined}
-        maxLength={newAccount ? 128 : undefined}
-        aria-describedby={newAccount ? 'password-hint' : undefined}
-      />
-      {newAccount && (
-        <p id="password-hint" class="hint">
-          {t('form.passwordHint')}
-        </p>
-      )}
+      {newAccount ? <NewPasswordInput id="password" name="password" /> : <input id="password" name="password" type="password" autocomplete="current-password" required />}
+      {newAccount && <PasswordHint t={t} />}
       <button type="submit">{newAccount ? t('signup.submit') : t('login.submit')}</button>
       <FormMessage />
     </form>

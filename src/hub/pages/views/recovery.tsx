@@ -1,0 +1,51 @@
+import { FormMessage, Layout, type PageContext } from '../layout.js'
+import { NewPasswordInput, PasswordHint } from './passwords.js'
+
+/** Asks for a reset link; the answer is the same whether the address has an account or not. */
+export function ForgotPasswordPage({ context }: { context: PageContext }) {
+  const { t } = context
+  return (
+    <Layout context={context} title={t('forgot.title')}>
+      <p>{t('forgot.intro')}</p>
+      <form class="stacked-form" data-form="forgot-password" data-msg-done={t('forgot.sent')}>
+        <label for="email">{t('form.email')}</label>
+        <input id="email" name="email" type="email" autocomplete="username" required />
+        <button type="submit">{t('forgot.submit')}</button>
+        <FormMessage />
+      </form>
+      <p>
+        <a href="/login">{t('forgot.backToLogin')}</a>
+      </p>
+    </Layout>
+  )
+}
+
+/**
+ * A new password for the account the mailed link names. The token is in the fragment, which the
+ * server never sees: the script takes it from there (see `data-link-token`).
+ */
+export function ResetPasswordPage({ context, linkRefusedError }: { context: PageContext; linkRefusedError: string }) {
+  const { t } = context
+  return (
+    <Layout context={context} title={t('reset.title')}>
+      <p>{t('reset.intro')}</p>
+      <form
+        class="stacked-form"
+        data-form="reset-password"
+        data-link-token="password-reset"
+        data-link-refused-error={linkRefusedError}
+        data-msg-link-refused={t('link.refused')}
+        data-msg-link-missing={t('link.missing')}
+      >
+        <label for="new-password">{t('form.newPassword')}</label>
+        <NewPasswordInput id="new-password" name="password" />
+        <PasswordHint t={t} />
+        <button type="submit">{t('password.change')}</button>
+        <FormMessage />
+      </form>
+      <p>
+        {t('reset.linkTrouble')} <a href="/forgot-password">{t('reset.askAgain')}</a>
+      </p>
+    </Layout>
+  )
+}
