@@ -108,14 +108,42 @@ describe('the family: one sign-in at the hub, the task manager with its token', 
 
     const exported = (await (await hub.call('POST', '/api/export', { format: 'json' })).json()) as {
       datasets: { accessGrants: { applicationId: string; roles: string[]; grantedBy: string }[] }
+      applications: Record<string, unknown>
     }
     expect(exported.datasets.accessGrants).toEqual([
       expect.objectContaining({ applicationId: 'tasks', roles: ['member'], grantedBy: 'system' })
     ])
+    // In one process too the hub asks the task manager over HTTP, at the endpoint HUB_APPS names by default.
+    expect(exported.applications).toEqual({
+      tasks: { status: 'exported', datasets: { tasks: [], accessGrants: [expect.objectContaining({ applicationId: 'tasks', roles: ['member'] })] } }
+    })
 
     const revokedCookie = hub.clone()
     expect((await hub.call('DELETE', '/api/auth/refresh')).status).toBe(204)
     expect((await revokedCookie.call('POST', '/api/auth/generate-token', { audience: 'tasks' })).status).toBe(401)
+  })
+
+  it("erases a deleted account's tasks in the task manager, reached by a security event over HTTP", async () => {
+    const hub = new Browserless(hubUrl)
+    const account = { email: 'leaving@example.org', password: 'quartz-lantern-meadow-7' }
+    const { userId } = (await (await hub.call('POST', '/api/auth/signup', account)).json()) as { userId: string }
+    expect((await hub.call('POST', '/api/auth/login', account)).status).toBe(200)
+    const { token } = (await (await hub.call('POST', '/api/auth/generate-token', { audience: 'tasks' })).json()) as { token: string }
+    const tasks = new Browserless(server.url)
+    expect((await tasks.call('POST', '/tasks', { title: 'Water the plants' }, { authorization: `Bearer ${token}` })).status).toBe(201)
+
+    expect((await hub.call('DELETE', '/api/account', { password: account.password })).status).toBe(204)
+    // The default HUB_APPS names the task manager's events endpoint; the hub pushes to it even in one process.
+    await vi.waitFor(() => expect(server.output()).toContain('security event delivered'), { timeout: 15_000 })
+    const { db } = openDatabase({ databaseUrl: undefined, dataDir })
+    try {
+      expect(await db.selectFrom('tasks').select('id').where('assignee', '=', userId).execute()).toEqual([])
+      expect(await db.selectFrom('accessGrants').select('id').where('userId', '=', userId).execute()).toEqual([])
+      // The export requests' jtis are kept beside, prefixed.
+      expect(await db.selectFrom('receivedSecurityEvents').select('jti').where('jti', 'not like', 'export:%').execute()).toHaveLength(1)
+    } finally {
+      await db.destroy()
+    }
   })
 
   it('a key rotation is seen by the running task manager: a token signed with the new key is accepted', async () => {

@@ -33,9 +33,17 @@ keys:rotate makes the new key sign from now on; the old one stays published at
 /.well-known/jwks.json until every token it signed has expired. A running hub picks it up
 without a restart.
 
+users:delete ends every session, erases what the hub holds about the person but one
+account.deleted audit record (id and time), mails a confirmation to the address and sends the
+applications an account-purged event (docs/account.md, "Deletion").
+
+${EVENTS_PENDING_USAGE}
+
 ${CSP_TOP_USAGE}
 
-${MAIL_OUTBOX_USAGE}`
+${MAIL_OUTBOX_USAGE}
+
+${CLIENTS_USAGE}`
 
 export interface CliIo {
   env: Env
@@ -85,7 +93,7 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
 }
 
 /** The users:* commands: each names an account by --email, and accounts live in the hub only with the built-in provider. */
-async function accountCommand(command: 'users:create' | 'users:disable' | 'users:enable', config: Config, email: string | undefined, io: CliIo): Promise<number> {
+async function accountCommand(command: 'users:create' | 'users:disable' | 'users:enable' | 'users:delete', config: Config, email: string | undefined, io: CliIo): Promise<number> {
   if (!email) {
     io.err(`${command} needs --email`)
     return 2
@@ -95,6 +103,7 @@ async function accountCommand(command: 'users:create' | 'users:disable' | 'users
     return 1
   }
   if (command === 'users:create') return createUser(config, email, io)
+  if (command === 'users:delete') return deleteUser(config, email, io)
   return changeAccountStatus(config, command === 'users:disable', email, io)
 }
 
@@ -117,7 +126,9 @@ async function createUser(config: Config, email: string, io: CliIo): Promise<num
 }
 
 async function changeAccountStatus(config: Config, disable: boolean, email: string, io: CliIo): Promise<number> {
-  const changed = await withDatabase(config.shared, (db) => setAccountDisabled(db, email, disable, new Date()))
+  const changed = await withDatabase(config.shared, (db) =>
+    setAccountDisabled(db, email, disable, new Date(), createSecurityEventOutbox(db, Object.keys(config.hub.appEvents)))
+  )
   if (!changed) {
     io.err('No account has this email')
     return 1

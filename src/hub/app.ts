@@ -33,6 +33,8 @@ import { refreshRoutes } from './routes/refresh.js'
 import { setCookieRoute } from './routes/sign-in.js'
 import { ssoRoutes } from './routes/sso.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import { createActivityLog } from './audit/activity.js'
+import { activityRoutes } from './audit/activity-routes.js'
 import { auditRequests } from './audit/context.js'
 import { schedulePruning } from './audit/pruning.js'
 import { createMailTokens } from './mail/mail-tokens.js'
@@ -82,6 +84,10 @@ export interface HubAppDependencies {
   auditPruningIntervalMs?: number
   /** How often queued mail is looked at, and the first retry delay; 5 s by default. */
   mailSenderIntervalMs?: number
+  /** How often undelivered security events are looked at, and the first retry delay; 5 s by default. */
+  securityEventSenderIntervalMs?: number
+  /** How long an export waits for each application; 5 s by default. */
+  applicationExportTimeoutMs?: number
 }
 
 /**
@@ -138,6 +144,18 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     intervalMs: deps.mailSenderIntervalMs
   })
   app.addHook('onClose', stopMailSender)
+  // Security events for the applications (docs/security-events.md), pushed in the background.
+  const securityEvents = createSecurityEventOutbox(db, Object.keys(config.appEvents))
+  const stopSecurityEventSender = startSecurityEventSender({
+    outbox: securityEvents,
+    keyring,
+    issuer: config.publicUrl,
+    endpoints: config.appEvents,
+    logger,
+    now,
+    intervalMs: deps.securityEventSenderIntervalMs
+  })
+  app.addHook('onClose', stopSecurityEventSender)
 
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)

@@ -4,6 +4,8 @@ import fs from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { canonicalHost } from './http/host-header.js'
+import { TASKS_EXPORT_PATH } from './export/export-request.js'
+import { TASKS_SECURITY_EVENTS_PATH } from './security-events/security-event-token.js'
 
 /** Raised for a bad environment value; start-up prints it and exits 1. */
 export class ConfigError extends Error {
@@ -74,6 +76,10 @@ export interface HubConfig {
   allowedOrigins: string[]
   /** Registered applications: name → origin. SSO tokens are issued only for these audiences. */
   apps: Record<string, string>
+  /** Where applications take security events (RFC 8935 push), by name: HUB_APPS entries' `events=`. */
+  appEvents: Record<string, string>
+  /** Where applications answer the hub's export requests, by name: HUB_APPS entries' `export=` (docs/privacy.md). */
+  appExports: Record<string, string>
   /** Rate-limit counters live in Redis when set, else in process. */
   redisUrl: string | undefined
   /**
@@ -248,15 +254,49 @@ function readSigningKey(read: ReturnType<typeof reader>): string | undefined {
   return value
 }
 
-function readApps(read: ReturnType<typeof reader>, defaultApps: string): Record<string, string> {
-  const entries = read.list('HUB_APPS', defaultApps).map((entry) => {
-    const [name = '', url = ''] = entry.split(/=(.*)/s, 2)
+/**
+ * `name=origin` entries, each optionally followed by `;events=URL`, the application's endpoint for
+ * security events (docs/security-events.md), and `;export=URL`, where it answers export requests
+ * (docs/privacy.md).
+ */
+function readApps(read: ReturnType<typeof reader>, defaultApps: string): Pick<HubConfig, 'apps' | 'appEvents' | 'appExports'> {
+  const apps: Record<string, string> = {}
+  const endpoints: Record<AppEndpointKey, Record<string, string>> = { events: {}, export: {} }
+  for (const entry of read.list('HUB_APPS', defaultApps)) {
+    const [app = '', ...options] = entry.split(';')
+    const [name = '', url = ''] = app.split(/=(.*)/s, 2)
     if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name.trim())) {
       throw new ConfigError('HUB_APPS', `each entry must be name=url with a lowercase name, got "${entry}"`)
     }
-    return [name.trim(), read.origin('HUB_APPS', url.trim())] as const
-  })
-  return Object.fromEntries(entries)
+    apps[name.trim()] = read.origin('HUB_APPS', url.trim())
+    for (const option of options) {
+      const [rawKey = '', value = ''] = option.split(/=(.*)/s, 2)
+      const key = rawKey.trim()
+      const byApp = isAppEndpointKey(key) ? endpoints[key] : undefined
+      if (!byApp || Object.hasOwn(byApp, name.trim())) {
+        throw new ConfigError('HUB_APPS', `after an application's url only one ";events=URL" and one ";export=URL" may follow, got "${entry}"`)
+      }
+      byApp[name.trim()] = appEndpoint(key, value.trim(), entry)
+    }
+  }
+  return { apps, appEvents: endpoints.events, appExports: endpoints.export }
+}
+
+const APP_ENDPOINT_KEYS = ['events', 'export'] as const
+type AppEndpointKey = (typeof APP_ENDPOINT_KEYS)[number]
+const isAppEndpointKey = (key: string): key is AppEndpointKey => (APP_ENDPOINT_KEYS as readonly string[]).includes(key)
+
+function appEndpoint(key: string, value: string, entry: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
+    throw new ConfigError('HUB_APPS', `${key} must be an http(s) URL, got "${entry}"`)
+  }
+  return url.href
 }
 
 /** Checked with the parser Fastify itself compiles the list with, so start-up names a bad entry. */

@@ -72,6 +72,7 @@ export function cachingListReads(tasks: TasksRepository, db: Kysely<Database>): 
     insertAll: (all) => writing([...new Set(all.map((task) => task.assignee))], tasks.insertAll(all)),
     updateOwned: (id, userId, changes, now) => writing([userId], tasks.updateOwned(id, userId, changes, now)),
     deleteOwned: (id, userId) => writing([userId], tasks.deleteOwned(id, userId)),
+    deleteAllOwnedBy: (userId, executor) => writing([userId], tasks.deleteAllOwnedBy(userId, executor)),
 
     async listOwned(userId: string, options: ListOptions): Promise<TaskPage> {
       const key = pageKey(userId, options)

@@ -74,6 +74,11 @@ export function createTasksRepository(db: Kysely<Database>) {
       })
     },
 
+    /** Every task of the user (their account was purged); `executor`: the transaction that records the event. */
+    async deleteAllOwnedBy(userId: string, executor: Kysely<Database> = db): Promise<void> {
+      await executor.deleteFrom('tasks').where('assignee', '=', userId).execute()
+    },
+
     async deleteOwned(id: string, userId: string): Promise<boolean> {
       const result = await db.deleteFrom('tasks').where('id', '=', id).where('assignee', '=', userId).executeTakeFirst()
       return result.numDeletedRows > 0n

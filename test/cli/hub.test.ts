@@ -17,17 +17,15 @@ describe('hub CLI', () => {
   })
 
   it('refuses an unknown command', async () => {
-    expect(await runHubCli(['users:delete'], io())).toBe(2)
-    expect(output.err[0]).toMatch(/^Unknown command: users:delete/)
+    expect(await runHubCli(['users:rename'], io())).toBe(2)
+    expect(output.err[0]).toMatch(/^Unknown command: users:rename/)
   })
 
   it('creates a user from the password on stdin, with the sign-up rules', async () => {
     expect(await runHubCli(['users:create', '--email', 'Ada@Example.com'], io('correct horse battery staple\n'))).toBe(0)
     expect(output.out[0]).toMatch(/^Created ada@example\.com with id [0-9a-f-]{36}\.$/)
-    const { db } = openDatabase({ databaseUrl: undefined, dataDir })
-    const row = await db.selectFrom('users').selectAll().executeTakeFirstOrThrow()
+    const row = await cli.withDatabase((db) => db.selectFrom('users').selectAll().executeTakeFirstOrThrow())
     expect(row.email).toBe('ada@example.com')
-    await db.destroy()
 
     expect(await runHubCli(['users:create', '--email', 'ada@example.com'], io('correct horse battery staple'))).toBe(1)
     expect(await runHubCli(['users:create', '--email', 'bob@example.com'], io('password1\n'))).toBe(1)
@@ -61,17 +59,17 @@ describe('hub CLI', () => {
   it('rotates the signing keys in DATA_DIR, keeping the old one', async () => {
     expect(await runHubCli(['keys:rotate'], io())).toBe(0)
     expect(await runHubCli(['keys:rotate'], io())).toBe(0)
-    const keys = JSON.parse(fs.readFileSync(path.join(dataDir, SIGNING_KEYS_FILE), 'utf8')) as { retiredAt?: string }[]
+    const keys = JSON.parse(fs.readFileSync(path.join(cli.dataDir, SIGNING_KEYS_FILE), 'utf8')) as { retiredAt?: string }[]
     expect(keys).toHaveLength(2)
     expect(keys[0]?.retiredAt).toBeUndefined()
     expect(keys[1]?.retiredAt).toBeDefined()
-    expect(fs.statSync(path.join(dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
+    expect(fs.statSync(path.join(cli.dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
   })
 
   describe('mail:outbox', () => {
     /** Writes a password-reset mail to the outbox as the hub's sender does, at `minute` past midnight. */
     const writeResetMail = async (to: string, token: string, minute: number) => {
-      const outbox = createMailTransport({ smtpUrl: undefined, from: 'Hearth <no-reply@localhost>', dataDir })
+      const outbox = createMailTransport({ smtpUrl: undefined, from: 'Hearth <no-reply@localhost>', dataDir: cli.dataDir })
       const mail = passwordResetMail({ publicUrl: 'http://localhost:3001', language: 'es', email: to, token })
       const { file } = await outbox.deliver({ id: `mail-${minute}`, attempts: 1, to, userId: null, ...mail }, new Date(Date.UTC(2030, 0, 1, 0, minute)))
       return file ?? ''

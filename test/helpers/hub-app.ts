@@ -52,6 +52,8 @@ export interface TestHubOptions {
   logger?: Logger
   auditPruningIntervalMs?: number
   mailSenderIntervalMs?: number
+  securityEventSenderIntervalMs?: number
+  applicationExportTimeoutMs?: number
 }
 
 export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = {}): Promise<App> {
@@ -64,7 +66,9 @@ export function buildTestHubApp(handle: TestDatabase, options: TestHubOptions = 
     ...(options.now ? { now: options.now } : {}),
     ...(options.counterStore ? { counterStore: options.counterStore } : {}),
     ...(options.auditPruningIntervalMs ? { auditPruningIntervalMs: options.auditPruningIntervalMs } : {}),
-    ...(options.mailSenderIntervalMs ? { mailSenderIntervalMs: options.mailSenderIntervalMs } : {})
+    ...(options.mailSenderIntervalMs ? { mailSenderIntervalMs: options.mailSenderIntervalMs } : {}),
+    ...(options.securityEventSenderIntervalMs ? { securityEventSenderIntervalMs: options.securityEventSenderIntervalMs } : {}),
+    ...(options.applicationExportTimeoutMs ? { applicationExportTimeoutMs: options.applicationExportTimeoutMs } : {})
   })
 }
 

@@ -7,17 +7,20 @@ import type { App } from '../../shared/http/server.js'
 import type { AuditRequest } from '../audit/context.js'
 import { tooManyRequests } from '../http-errors.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
-import type { Language } from '../pages/language.js'
 import type { Sessions } from '../sessions/sessions.js'
+import type { SecurityEventOutbox } from '../security-events/outbox.js'
+import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-event-token.js'
 import { normaliseEmail, passwordProblem } from '../users/credentials.js'
 import { hashPassword } from '../users/password-hashing.js'
-import { type AccountMail, mailLanguageOf } from './account-mail.js'
+import type { AccountMail } from './account-mail.js'
 import { Done, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
 
 export interface PasswordResetDependencies {
   db: Kysely<Database>
   accountMail: AccountMail
   sessions: Sessions
+  /** Tells the applications that the account's sessions ended (`sessions-revoked`). */
+  securityEvents: SecurityEventOutbox
   throttle: SignInThrottle
   audit: AuditRequest
   now: () => Date
@@ -28,7 +31,7 @@ export const INVALID_RESET_LINK = 'This link is invalid or has expired; ask for 
 
 /** Password reset by mailed link (docs/account.md, "Password reset"); built-in provider only. */
 export async function passwordResetRoutes(app: App, deps: PasswordResetDependencies) {
-  const { db, accountMail, sessions, throttle, audit, now } = deps
+  const { db, accountMail, sessions, securityEvents, throttle, audit, now } = deps
   // Requests still mailing after their answer; the hub waits for them when it closes.
   const inFlight = new Set<Promise<void>>()
   app.addHook('onClose', async () => {
@@ -95,11 +98,14 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
           .updateTable('users')
           .set({ passwordHash, emailVerified: 1, updatedAt: at.toISOString() })
           .where('id', '=', userId)
-          .returning(['id', 'email'])
+          .returning(['id', 'email', 'locale'])
           .executeTakeFirst()
         if (!user) return undefined
-        const changed = { userId: user.id, email: user.email }
-        await accountMail.sendPasswordChanged(changed, mailLanguageOf(request), at, trx)
+        const changed = { userId: user.id, email: user.email, locale: user.locale }
+        // An address change asked for with the old password may be how someone else keeps the account.
+        await accountMail.tokens.cancel(user.id, ['email-change'], trx)
+        await accountMail.sendPasswordChanged(changed, at, trx)
+        await securityEvents.record(trx, SECURITY_EVENT_TYPES.sessionsRevoked, user.id, at)
         return changed
       })
       if (!account) throw badRequest(INVALID_RESET_LINK)

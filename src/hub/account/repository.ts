@@ -46,13 +46,11 @@ export function createOwnAccountRepository(db: Kysely<Database>) {
 
     /**
      * Moves the account to an address a link mailed there has just proven: verified, on the account
-     * and on its sessions (whose rows keep the address SSO tokens carry). The account's other links
-     * went to the old address, so they are dropped: a reset link there must not open the account.
+     * and on its sessions (whose rows keep the address the session shows).
      */
     async moveToVerifiedEmail(userId: string, email: string, now: Date, executor: Kysely<Database>): Promise<void> {
       await executor.updateTable('users').set({ email, emailVerified: 1, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
       await executor.updateTable('sessions').set({ email, emailVerified: 1 }).where('userId', '=', userId).execute()
-      await executor.deleteFrom('mailTokens').where('userId', '=', userId).where('purpose', '<>', 'email-change').execute()
     }
   }
 }

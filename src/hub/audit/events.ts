@@ -1,4 +1,8 @@
-/** The security events the hub records per user; read back through the data export. */
+/**
+ * The security events the hub records per user; read back through the data export and the
+ * activity page, where each type needs its shown detail fields and a sentence in every language
+ * (docs/activity.md).
+ */
 export const AUDIT_EVENT_TYPES = [
   'signup',
   'signin',

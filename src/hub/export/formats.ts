@@ -1,5 +1,6 @@
 import { Readable, pipeline } from 'node:stream'
 import { stringify } from 'csv-stringify'
+import type { ApplicationExportResult } from './application-exports.js'
 import type { ExportDataset, ExportRecord } from './datasets.js'
 
 export const EXPORT_FORMATS = ['json', 'csv'] as const
@@ -10,11 +11,14 @@ export const CSV_COLUMNS = ['dataset', 'recordId', 'field', 'value', 'recordedAt
 interface ExportHeader {
   userId: string
   exportedAt: string
+  /** What each application gave, asked while the hub's own datasets are written. */
+  applications: Promise<Record<string, ApplicationExportResult>>
 }
 
 /**
- * `{"format", "userId", "exportedAt", "datasets": {"<name>": [records]}}`, written as the
- * records arrive instead of built in memory.
+ * `{"format", "userId", "exportedAt", "datasets": {"<name>": [records]}, "applications": {"<id>":
+ * {"status": "exported", "datasets": {...}} or {"status": "unavailable", "reason"}}}`, written as
+ * the records arrive instead of built in memory.
  */
 export function jsonExport(datasets: ExportDataset[], header: ExportHeader): Readable {
   async function* chunks() {
@@ -28,13 +32,15 @@ export function jsonExport(datasets: ExportDataset[], header: ExportHeader): Rea
       }
       yield ']'
     }
-    yield '}}\n'
+    yield `},"applications":${JSON.stringify(Object.fromEntries(Object.entries(await header.applications).map(([id, result]) => [id, flattenApplication(result)])))}}\n`
   }
   return Readable.from(chunks())
 }
 
 /**
- * RFC 4180 through csv-stringify, one row per field of each record. A cell a spreadsheet would run
+ * RFC 4180 through csv-stringify, one row per field of each record; an application's datasets
+ * are named `applications.<id>.<dataset>`, an unavailable one has its `status` and `reason` rows
+ * under `applications.<id>`. A cell a spreadsheet would run
  * as a formula (leading `=`, `+`, `-`, `@`, tab or CR) is neutralised with a leading `'`.
  */
 export function csvExport(datasets: ExportDataset[], header: ExportHeader): Readable {
@@ -43,6 +49,19 @@ export function csvExport(datasets: ExportDataset[], header: ExportHeader): Read
       for await (const record of dataset.records(header.userId)) {
         for (const [field, value] of Object.entries(record.fields)) {
           yield [dataset.name, record.id, field, cell(value), record.recordedAt ?? '']
+        }
+      }
+    }
+    for (const [applicationId, result] of Object.entries(await header.applications)) {
+      const prefix = `applications.${applicationId}`
+      if (result.status === 'unavailable') {
+        yield [prefix, '', 'status', result.status, '']
+        yield [prefix, '', 'reason', result.reason, '']
+        continue
+      }
+      for (const [name, records] of Object.entries(result.datasets)) {
+        for (const record of records) {
+          for (const [field, value] of Object.entries(record.fields)) yield [`${prefix}.${name}`, record.id, field, cell(value), record.recordedAt ?? '']
         }
       }
     }
@@ -59,6 +78,12 @@ export function csvExport(datasets: ExportDataset[], header: ExportHeader): Read
 
 function flatten(record: ExportRecord): Record<string, unknown> {
   return { id: record.id, recordedAt: record.recordedAt, ...record.fields }
+}
+
+function flattenApplication(result: ApplicationExportResult) {
+  if (result.status === 'unavailable') return result
+  const datasets = Object.fromEntries(Object.entries(result.datasets).map(([name, records]) => [name, records.map(flatten)]))
+  return { status: result.status, datasets }
 }
 
 function cell(value: unknown): string {

@@ -5,6 +5,7 @@ import { ErrorResponse } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import { requestOrigin } from '../audit/context.js'
 import type { AuditTrail } from '../audit/repository.js'
+import type { ApplicationExports } from './application-exports.js'
 import type { ExportDataset } from './datasets.js'
 import { EXPORT_FORMATS, type ExportFormat, csvExport, jsonExport } from './formats.js'
 
@@ -15,6 +16,8 @@ export interface ExportRoutesOptions {
   datasets: ExportDataset[]
   audit: AuditTrail
   allowExport: ExportAllowance
+  /** What the member applications hold about the person, asked for with each export. */
+  applicationExports: ApplicationExports
   userOf: (request: FastifyRequest) => string
 }
 
@@ -32,7 +35,7 @@ const CONTENT_TYPES: Record<ExportFormat, string> = { json: 'application/json', 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse }
 const tags = ['export']
 
-export async function exportRoutes(app: App, { datasets, audit, allowExport, userOf }: ExportRoutesOptions) {
+export async function exportRoutes(app: App, { datasets, audit, allowExport, applicationExports, userOf }: ExportRoutesOptions) {
   app.get(
     '/api/export',
     { schema: { summary: 'What an export offers', tags, response: { 200: ExportOptions, ...errors } } },
@@ -43,7 +46,9 @@ export async function exportRoutes(app: App, { datasets, audit, allowExport, use
     '/api/export',
     {
       schema: {
-        summary: 'Download everything the hub keeps about you, as JSON or CSV',
+        summary: 'Download everything the hub and the applications keep about you, as JSON or CSV',
+        description:
+          'Under applications.<id>, what each application with an export endpoint holds about you, or {status: unavailable, reason} when it did not answer within 5 s.',
         tags,
         body: ExportRequest,
         response: {
@@ -71,7 +76,7 @@ export async function exportRoutes(app: App, { datasets, audit, allowExport, use
         .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', `attachment; filename="hearth-export-${exportedAt.slice(0, 10)}.${format}"`)
         .header('cache-control', 'no-store')
-        .send(write(datasets, { userId, exportedAt }))
+        .send(write(datasets, { userId, exportedAt, applications: applicationExports(userId) }))
     }
   )
 }

@@ -62,6 +62,11 @@ export function createMailTokens(db: Kysely<Database>) {
       return (await use(token, purpose, now, executor))?.userId ?? null
     },
 
+    /** Withdraws the account's unused links of these purposes: a credential they were mailed to recover has changed. */
+    async cancel(userId: string, purposes: readonly MailTokenPurpose[], executor: Kysely<Database> = db): Promise<void> {
+      await executor.deleteFrom('mailTokens').where('userId', '=', userId).where('purpose', 'in', purposes).execute()
+    },
+
     /** As `consume`, for an email-change token: its account and the address it moves to. */
     async consumeEmailChange(token: string, now: Date, executor: Kysely<Database> = db): Promise<{ userId: string; newEmail: string } | null> {
       const used = await use(token, 'email-change', now, executor)

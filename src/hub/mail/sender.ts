@@ -1,13 +1,13 @@
-import { failureForLog, outageReason } from '../../shared/database/availability.js'
+import { outageReason } from '../../shared/database/availability.js'
 import { type Logger, maskIdentifier } from '../../shared/logging.js'
+import { drainingRound, retryDelayMs, startRounds } from '../background/rounds.js'
 import type { MailQueue, QueuedMail } from './queue.js'
 import type { MailTransport } from './transport.js'
 
 export const MAIL_SENDER_INTERVAL_MS = 5_000
 /** With the default interval the retries span about five hours before a mail is given up on. */
 export const MAX_MAIL_ATTEMPTS = 15
-const MAX_RETRY_DELAY_MS = 3_600_000
-/** Mails claimed per query; the sender goes on claiming while it finds a full batch. */
+/** Mails claimed per query. */
 const BATCH_SIZE = 20
 
 export interface MailSenderOptions {
@@ -28,28 +28,15 @@ export interface MailSenderOptions {
  */
 export function startMailSender(options: MailSenderOptions): () => Promise<void> {
   const { intervalMs = MAIL_SENDER_INTERVAL_MS } = options
-  const sendDue = dueMailSender({ ...options, intervalMs })
-  let running: Promise<void> | undefined
-  const tick = () => {
-    running ??= sendDue().finally(() => {
-      running = undefined
-    })
-  }
-  tick()
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
+  const stopRounds = startRounds(dueMailSender({ ...options, intervalMs }), intervalMs)
   return async () => {
-    clearInterval(timer)
-    await running
+    await stopRounds()
     options.transport.close()
   }
 }
 
 /** One round: claims due mail batch by batch and delivers it. Never throws. */
 export function dueMailSender({ queue, transport, logger, now, intervalMs, maxAttempts = MAX_MAIL_ATTEMPTS }: MailSenderOptions & { intervalMs: number }) {
-  // A database outage would fail every round alike: it is logged when it starts, not each time.
-  let queueUnavailable = false
-
   const deliver = async (mail: QueuedMail): Promise<void> => {
     let where: Record<string, string>
     try {

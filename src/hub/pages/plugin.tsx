@@ -46,6 +46,8 @@ declare module 'fastify' {
 
 // A page answers a page, never a JSON 400: odd values (repeated, missing) are checked where they are used and ignored there.
 const NextQuery = Type.Object({ next: Type.Optional(Type.Unknown({ description: 'Where to go after signing in' })) })
+const LoginQuery = Type.Object({ next: NextQuery.properties.next, notice: Type.Optional(Type.Unknown({ description: 'A note from the page that sent the person here' })) })
+const ActivityQuery = Type.Object({ cursor: Type.Optional(Type.Unknown({ description: 'Where the older page starts' })) })
 const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
 /** A preference, not a credential: a year, and no script needs to read it; Secure like the hub's own cookies. */
 const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
@@ -56,12 +58,23 @@ const hide = true
  * protected pages redirects to the login page, coming back to the same page afterwards.
  */
 export async function hubPages(app: App, options: HubPagesOptions) {
-  const { sessionOf, sessionsOf, applications, privacy, exportDatasets, secureCookies, cspNonce, assets } = options
+  const { sessionOf, sessionsOf, activity, applications, privacy, exportDatasets, secureCookies, cspNonce, assets, ownAccount, ownSignIn } = options
 
-  const contextOf = (request: FastifyRequest, reply: FastifyReply, signedIn: boolean): PageContext => {
-    const language = chooseLanguage(request.cookies[LANGUAGE_COOKIE], request.headers['accept-language'])
+  /**
+   * The switch's cookie wins for its browser; else a signed-in person's account language; else the
+   * browser's. The account is read only when no cookie decided (`accountLocale` when already read).
+   */
+  const languageOf = async (request: FastifyRequest, session: PageSession | null, accountLocale?: string): Promise<Language> => {
+    const cookie = request.cookies[LANGUAGE_COOKIE]
+    if (isLanguage(cookie)) return cookie
+    const locale = accountLocale ?? (session && (await ownAccount?.profileOf(session.userId))?.locale)
+    return locale ? languageOfAccount(locale) : chooseLanguage(undefined, request.headers['accept-language'])
+  }
+  const contextOf = async (request: FastifyRequest, reply: FastifyReply, session: PageSession | null, accountLocale?: string): Promise<PageContext> => {
+    const language = await languageOf(request, session, accountLocale)
     reply.header('content-language', language)
-    return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn }
+    const signedIn = session !== null
+    return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn, accountPages: ownAccount !== undefined }
   }
   const sendPage = (reply: FastifyReply, page: VNode) =>
     // Pages show personal data: never stored by a shared cache or the browser's back-forward store.

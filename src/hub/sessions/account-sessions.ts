@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../shared/database/schema.js'
+import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-event-token.js'
+import type { SecurityEventOutbox } from '../security-events/outbox.js'
 import { type Device, deviceOf } from './device.js'
 import type { SessionsRepository } from './repository.js'
 import { sessionHandle } from './session-handle.js'
@@ -15,13 +19,16 @@ export interface AccountSession {
 }
 
 export interface AccountSessionsOptions {
+  db: Kysely<Database>
   repository: SessionsRepository
   sessions: Sessions
+  /** Tells the applications when every other session ends (`sessions-revoked`). */
+  securityEvents: SecurityEventOutbox
   now: () => Date
 }
 
 /** A person's own sessions: listing them and ending them, through the revocation sign-out uses. */
-export function createAccountSessions({ repository, sessions, now }: AccountSessionsOptions) {
+export function createAccountSessions({ db, repository, sessions, securityEvents, now }: AccountSessionsOptions) {
   const liveRowsOf = (userId: string) => repository.listActiveOf(userId, now().toISOString())
   return {
     /** The user's sessions that have not ended, newest first. */
@@ -47,9 +54,16 @@ export function createAccountSessions({ repository, sessions, now }: AccountSess
       return true
     },
 
-    /** Ends every session of the user but the current one; answers how many ended. */
+    /**
+     * Ends every session of the user but the current one, and records the `sessions-revoked` event
+     * for the applications in the same transaction; answers how many ended.
+     */
     endAllOthers(userId: string, currentSessionId: string): Promise<number> {
-      return sessions.revokeAllOfExcept(userId, currentSessionId)
+      return db.transaction().execute(async (trx) => {
+        const ended = await sessions.revokeAllOfExcept(userId, currentSessionId, trx)
+        await securityEvents.record(trx, SECURITY_EVENT_TYPES.sessionsRevoked, userId, now())
+        return ended
+      })
     }
   }
 }

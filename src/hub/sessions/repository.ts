@@ -69,8 +69,9 @@ export function createSessionsRepository(db: Kysely<Database>) {
       const deleted = await db.deleteFrom('sessions').where('userId', '=', userId).returning('id').execute()
       return deleted.map(({ id }) => id)
     },
-    async deleteAllOfExcept(userId: string, keptId: string): Promise<string[]> {
-      const deleted = await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '<>', keptId).returning('id').execute()
+    /** `executor`: the caller's transaction, when the sessions end together with another change. */
+    async deleteAllOfExcept(userId: string, keptId: string, executor: Kysely<Database> = db): Promise<string[]> {
+      const deleted = await executor.deleteFrom('sessions').where('userId', '=', userId).where('id', '<>', keptId).returning('id').execute()
       return deleted.map(({ id }) => id)
     },
     /** Sweeps a user's ended sessions when they sign in again, so the table does not grow without end. */

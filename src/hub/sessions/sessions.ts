@@ -166,10 +166,11 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, enabledA
     /**
      * Ends every session of the user but `keptId` ("sign out everywhere else"); answers how many
      * ended. Forgotten after the delete, as the session cap does: a read in flight then finds them
-     * revoked and cannot cache them again.
+     * revoked and cannot cache them again. In a transaction (`executor`) they are forgotten before it
+     * commits: should it roll back, this instance distrusts them for 4 s, never the other way round.
      */
-    async revokeAllOfExcept(userId: string, keptId: string): Promise<number> {
-      const ended = await repository.deleteAllOfExcept(userId, keptId)
+    async revokeAllOfExcept(userId: string, keptId: string, executor?: Kysely<Database>): Promise<number> {
+      const ended = await repository.deleteAllOfExcept(userId, keptId, executor)
       forget(ended)
       return ended.length
     },

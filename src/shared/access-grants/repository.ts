@@ -63,6 +63,11 @@ export function createGrantsRepository(db: Kysely<Database>) {
       return result.numDeletedRows > 0n
     },
 
+    /** Every grant of the user, in every application (their account was purged). */
+    async revokeAllOf(userId: string): Promise<void> {
+      await db.deleteFrom('accessGrants').where('userId', '=', userId).execute()
+    },
+
     async list(filter: { userId?: string | undefined; applicationId?: string | undefined } = {}): Promise<AccessGrant[]> {
       let query = selectGrants().orderBy('userId').orderBy('applicationId')
       if (filter.userId) query = query.where('userId', '=', filter.userId)

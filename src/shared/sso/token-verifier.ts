@@ -25,6 +25,42 @@ export class SsoTokenError extends Error {
 
 export type SsoTokenVerifier = (token: string) => Promise<SsoIdentity>
 
+/** Where a token the hub signed for an application is checked: the hub's keys, its issuer, this application's id. */
+export interface HubTokenCheck {
+  keys: JWTVerifyGetKey
+  issuer: string
+  audience: string
+  /** The verifier's clock; the system's when absent. */
+  now?: () => Date
+}
+
+/** What tells one kind of hub token from the others, and how long that kind lives. */
+export interface HubTokenKind {
+  type: string
+  maxAgeSeconds: number
+  requiredClaims: string[]
+}
+
+/**
+ * The checks every token the hub signs for an application passes, whatever its kind: its `typ`
+ * (SSO tokens, security events, export requests and ID tokens share one key set), a signature by
+ * an allowed algorithm and a published key, `iss`, `aud`, times within the clock skew, and an
+ * `iat` no older than the kind ever lives, which also refuses one from the future.
+ */
+export function verifyHubToken(token: string, { keys, issuer, audience, now }: HubTokenCheck, { type, maxAgeSeconds, requiredClaims }: HubTokenKind) {
+  return jwtVerify(token, keys, {
+    algorithms: SSO_TOKEN_ALGORITHMS,
+    issuer,
+    audience,
+    typ: type,
+    clockTolerance: CLOCK_SKEW_SECONDS,
+    maxTokenAge: maxAgeSeconds,
+    requiredClaims,
+    ...(now && { currentDate: now() })
+  })
+}
+
+
 export interface SsoTokenVerifierOptions {
   /** The hub's public keys: remote (`remoteHubKeys`) or, in one process, the hub's own key set. */
   keys: JWTVerifyGetKey
@@ -40,19 +76,13 @@ export interface SsoTokenVerifierOptions {
 export function createSsoTokenVerifier({ keys, issuer, audience }: SsoTokenVerifierOptions): SsoTokenVerifier {
   return async (token) => {
     try {
-      const { payload } = await jwtVerify(token, keys, {
-        algorithms: SSO_TOKEN_ALGORITHMS,
-        issuer,
-        audience,
-        // The hub's ID tokens are signed with the same keys; only an SSO token carries this type.
-        typ: SSO_TOKEN_TYPE,
-        clockTolerance: CLOCK_SKEW_SECONDS,
-        // Also makes jose refuse an `iat` further in the future than the skew.
-        maxTokenAge: SSO_TOKEN_LIFETIME_SECONDS,
-        requiredClaims: ['sub', 'exp', 'iat']
-      })
-      if (!payload.sub || !withinSsoLifetime(payload)) throw new SsoTokenError('invalid')
-      return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined }
+      const { payload } = await verifyHubToken(
+        token,
+        { keys, issuer, audience },
+        { type: SSO_TOKEN_TYPE, maxAgeSeconds: SSO_TOKEN_LIFETIME_SECONDS, requiredClaims: ['sub', 'exp', 'iat'] }
+      )
+      if (!payload.sub || payload.iat === undefined || !withinSsoLifetime(payload)) throw new SsoTokenError('invalid')
+      return { userId: payload.sub, email: typeof payload.email === 'string' ? payload.email : undefined, issuedAt: payload.iat }
     } catch (error) {
       if (error instanceof SsoTokenError) throw error
       throw new SsoTokenError(error instanceof errors.JWTExpired ? 'expired' : 'invalid', { cause: error })

@@ -17,17 +17,11 @@ const profile = async (app: App, user: SignedIn) =>
 const tokenIn = (mail: ParsedMail | undefined) => /\/confirm-email#token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1] ?? ''
 
 describe.each(databasesUnderTest())('changing the address over HTTP on $name', (database) => {
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>
-  beforeAll(async () => {
-    smtp = await startSmtpServer()
-  })
-  afterAll(async () => {
-    await smtp.close()
-  })
+  const smtp = useSmtpServer()
   const clock = testClock()
-  const hub = useHubApp(database, () => ({ now: clock.now, config: { smtpUrl: smtpUrlFor(smtp.port) }, mailSenderIntervalMs: 50 }))
+  const hub = useHubApp(database, () => ({ now: clock.now, config: { smtpUrl: smtpUrlFor(smtp.server.port) }, mailSenderIntervalMs: 50 }))
   const mailTo = async (email: string, subject: string) => {
-    const find = () => smtp.received.find((mail) => mail.subject === subject && !Array.isArray(mail.to) && mail.to?.value[0]?.address === email)
+    const find = () => smtp.server.received.find((mail) => mail.subject === subject && !Array.isArray(mail.to) && mail.to?.value[0]?.address === email)
     await expect.poll(find, { timeout: 10_000 }).toBeDefined()
     return find()
   }
@@ -115,6 +109,6 @@ describe.each(databasesUnderTest())('changing the address over HTTP on $name', (
     expect((await requestChange(hub.app, user, { email: newEmail, currentPassword: GOOD_PASSWORD }, { cookie: user.headers.cookie ?? '' })).statusCode).toBe(403)
     const queued = await hub.handle.db.selectFrom('mailQueue').select('id').where('recipient', '=', newEmail).execute()
     expect(queued).toEqual([])
-    expect(smtp.received.some((mail) => !Array.isArray(mail.to) && mail.to?.value[0]?.address === newEmail)).toBe(false)
+    expect(smtp.server.received.some((mail) => !Array.isArray(mail.to) && mail.to?.value[0]?.address === newEmail)).toBe(false)
   })
 })

@@ -14,18 +14,12 @@ const login = (app: App, email: string, password: string) => app.inject({ method
 const profile = (app: App, user: SignedIn) => app.inject({ method: 'GET', url: '/api/account', headers: { cookie: user.headers.cookie ?? '' } })
 
 describe.each(databasesUnderTest())('changing the password over HTTP on $name', (database) => {
-  let smtp: Awaited<ReturnType<typeof startSmtpServer>>
-  beforeAll(async () => {
-    smtp = await startSmtpServer()
-  })
-  afterAll(async () => {
-    await smtp.close()
-  })
+  const smtp = useSmtpServer()
   const clock = testClock()
-  const hub = useHubApp(database, () => ({ now: clock.now, config: { smtpUrl: smtpUrlFor(smtp.port) }, mailSenderIntervalMs: 50 }))
+  const hub = useHubApp(database, () => ({ now: clock.now, config: { smtpUrl: smtpUrlFor(smtp.server.port) }, mailSenderIntervalMs: 50 }))
   /** Sign-up mails a verification link too: only the notices. */
   const noticesTo = (email: string) =>
-    smtp.received.filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.value[0]?.address === email && !mail.text?.includes('#token='))
+    smtp.server.received.filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.value[0]?.address === email && !mail.text?.includes('#token='))
 
   it('keeps this session, ends the others, retires the old password and mails a notice', async () => {
     const email = uniqueEmail('change')

@@ -17,6 +17,7 @@ export function ExportPage({ context, datasets, applications }: ExportPageProps)
         {datasets.map(({ name, description }) => (
           <li>{datasetLabel(context, name) ?? description}</li>
         ))}
+        {applications.length > 0 && <li>{t('export.applications', { applications: applications.join(', ') })}</li>}
       </ul>
       <p class="button-row">
         <button type="button" data-action="export" data-format="json">

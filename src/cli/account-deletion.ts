@@ -1,0 +1,27 @@
+import type { Config } from '../shared/config.js'
+import { languageOfAccount } from '../hub/account/locale.js'
+import { eraseAccount } from '../hub/deletion/erase-account.js'
+import { createSecurityEventOutbox } from '../hub/security-events/outbox.js'
+import { normaliseEmail } from '../hub/users/credentials.js'
+import { withDatabase } from './database.js'
+
+/**
+ * `users:delete --email EMAIL`: the erasure `DELETE /api/account` makes, without the password.
+ * The running hub sends the confirmation and the events from the queues this writes; its
+ * instances stop trusting the account's sessions within their 4 s cache.
+ */
+export async function deleteUser(config: Config, email: string, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
+  const deleted = await withDatabase(config.shared, async (db) => {
+    const user = await db.selectFrom('users').select(['id', 'email', 'locale']).where('email', '=', normaliseEmail(email)).executeTakeFirst()
+    if (!user) return undefined
+    const outbox = createSecurityEventOutbox(db, Object.keys(config.hub.appEvents))
+    await eraseAccount({ db, outbox, publicUrl: config.hub.publicUrl }, { userId: user.id, email: user.email, language: languageOfAccount(user.locale) }, new Date())
+    return user
+  })
+  if (!deleted) {
+    io.err('No account has this email')
+    return 1
+  }
+  io.out(`Deleted ${deleted.email} (id ${deleted.id}); a confirmation is queued for the address.`)
+  return 0
+}

@@ -1,0 +1,74 @@
+import { Type } from 'typebox'
+import { badRequest, forbidden, unauthorized } from '../../shared/errors.js'
+import { errorResponses } from '../../shared/http/schemas.js'
+import type { App } from '../../shared/http/server.js'
+import { requireCurrentPassword } from '../account/current-password.js'
+import { browserLanguageOf, languageOfAccount } from '../account/locale.js'
+import { sessionOf } from '../plugins/session.js'
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import { PASSWORD_INPUT_MAX_LENGTH } from '../schemas.js'
+import type { SessionsRepository } from '../sessions/repository.js'
+import type { SessionCookies } from '../sessions/session-cookies.js'
+import type { Sessions } from '../sessions/sessions.js'
+import type { UsersRepository } from '../users/repository.js'
+import { type AccountErasureOptions, type AccountToErase, eraseAccount } from './erase-account.js'
+
+/** Under an external provider, which holds no password here, deletion needs a sign-in this recent. */
+export const RECENT_SIGN_IN_MS = 10 * 60_000
+
+export const PASSWORD_REQUIRED = 'Password is required to delete the account'
+export const SIGN_IN_AGAIN = 'Sign in again to delete your account: it takes a sign-in less than 10 minutes old'
+
+const AccountDeletion = Type.Object({
+  password: Type.Optional(Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH, description: "The account's password (built-in provider)" }))
+})
+
+export interface AccountDeletionDependencies extends AccountErasureOptions {
+  /** The built-in provider's accounts, which prove the person by password; undefined under an external provider. */
+  builtin: { users: UsersRepository; throttle: SignInThrottle } | undefined
+  sessions: Sessions
+  sessionsRepository: SessionsRepository
+  sessionCookies: SessionCookies
+  now: () => Date
+}
+
+/** DELETE /api/account: the person erases their own account (docs/account.md, "Deletion"). */
+export async function accountDeletionRoutes(app: App, deps: AccountDeletionDependencies) {
+  const { builtin, sessions, sessionsRepository, sessionCookies, now } = deps
+  app.delete(
+    '/api/account',
+    {
+      schema: {
+        summary: 'Delete your account: every session ends and the hub erases what it holds about you',
+        description:
+          'With the built-in provider the password is required, and a wrong one counts toward the sign-in lockout; ' +
+          'under an external provider the session must have signed in less than 10 minutes ago. ' +
+          'A confirmation is mailed to the address, and the applications are sent an account-purged event.',
+        tags: ['account'],
+        body: AccountDeletion,
+        response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 429) }
+      }
+    },
+    async (request, reply) => {
+      const session = sessionOf(request)
+      let account: AccountToErase
+      if (builtin) {
+        const { password } = request.body
+        if (password === undefined) throw badRequest(PASSWORD_REQUIRED)
+        const user = await builtin.users.findById(session.userId)
+        if (!user) throw unauthorized('Sign in required')
+        await requireCurrentPassword(builtin.throttle, request, reply, user, password)
+        account = { userId: user.id, email: user.email, language: languageOfAccount(user.locale) }
+      } else {
+        const row = await sessionsRepository.findById(session.id)
+        if (!row || now().getTime() - Date.parse(row.createdAt) > RECENT_SIGN_IN_MS) throw forbidden(SIGN_IN_AGAIN)
+        account = { userId: session.userId, email: session.email, language: browserLanguageOf(request) }
+      }
+      // Through the session cache first, so this instance stops trusting them at once.
+      await sessions.revokeAllOf(account.userId)
+      await eraseAccount(deps, account, now())
+      sessionCookies.clear(reply)
+      return reply.code(204).send(null)
+    }
+  )
+}

@@ -1,0 +1,53 @@
+import { FormMessage, type PageContext } from '../layout.js'
+
+export interface AccountDeletionSectionProps {
+  context: PageContext
+  /**
+   * The built-in provider's proof, the password, with the API's 401 text for a wrong one (that 401
+   * is the form's, not a lost session). Undefined under an external provider, where the proof is a
+   * sign-in less than 10 minutes old (src/hub/deletion/routes.ts).
+   */
+  wrongPasswordError: string | undefined
+}
+
+/**
+ * "Delete my account": what goes and what stays, said before the person decides; the script sends
+ * DELETE /api/account and, once it is done, takes every open tab to the login page.
+ */
+export function AccountDeletionSection({ context: { t }, wrongPasswordError }: AccountDeletionSectionProps) {
+  return (
+    <section aria-labelledby="account-deletion-heading">
+      <h2 id="account-deletion-heading">{t('deletion.heading')}</h2>
+      <p>{t('deletion.erased')}</p>
+      <p>{t('deletion.kept')}</p>
+      <form
+        class="stacked-form"
+        data-form="account-deletion"
+        aria-labelledby="account-deletion-heading"
+        data-wrong-password-error={wrongPasswordError}
+        data-msg-invalid-credentials={t('account.wrongPassword')}
+        data-msg-sign-in-again={t('deletion.signInAgain')}
+      >
+        {wrongPasswordError === undefined ? (
+          <p class="hint">{t('deletion.recentSignIn')}</p>
+        ) : (
+          <>
+            <label for="deletion-password">{t('account.currentPassword')}</label>
+            <input id="deletion-password" name="password" type="password" autocomplete="current-password" required />
+          </>
+        )}
+        <button type="submit" class="danger-button">
+          {t('deletion.submit')}
+        </button>
+        <FormMessage />
+      </form>
+      {wrongPasswordError === undefined && (
+        <p>
+          <button type="button" class="link-button" data-action="sign-in-again">
+            {t('deletion.signInAgainLink')}
+          </button>
+        </p>
+      )}
+    </section>
+  )
+}
