@@ -26,6 +26,21 @@ import { emailVerificationRoutes } from './account/email-verification.js'
 import { passwordResetRoutes } from './account/password-reset.js'
 import { createOwnAccountRepository } from './account/repository.js'
 import { ownAccountRoutes } from './account/routes.js'
+import { reauthenticateRoute } from './routes/reauthenticate.js'
+import { createSecretBox, loadEncryptionKey } from './security/secret-box.js'
+import { createRecentSignIn } from './sessions/recent-sign-in.js'
+import { twoStepDataset } from './two-step/export.js'
+import { createLoginChallenges } from './two-step/login-challenges.js'
+import { createTwoStepRepository } from './two-step/repository.js'
+import { twoStepRoutes } from './two-step/routes.js'
+import { secondFactorRoute } from './two-step/second-factor-route.js'
+import { createSecondFactorGate } from './two-step/second-factor.js'
+import { createTwoStep } from './two-step/two-step.js'
+import { createPasskeyAssertions } from './passkeys/assertions.js'
+import { passkeysDataset } from './passkeys/export.js'
+import { createNewDeviceNotices } from './sessions/known-devices.js'
+import { createPasskeyRepository } from './passkeys/repository.js'
+import { passkeyRoutes } from './passkeys/routes.js'
 import { accountSessionRoutes } from './routes/account-sessions.js'
 import { accountRoutes } from './routes/accounts.js'
 import { healthRoutes } from './routes/health.js'
@@ -101,6 +116,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const secure = cookiesAreSecure(config.publicUrl)
   const keyring = deps.keyring ?? (await openKeyring({ signingKey: config.signingKey, dataDir, now: now() }))
   const sessionsRepository = createSessionsRepository(db)
+  // Sudo mode for sensitive changes: `preHandler: recentSignIn.require` (docs/security-settings.md).
+  const recentSignIn = createRecentSignIn({ repository: sessionsRepository, now })
+  const twoStepRepository = createTwoStepRepository(db)
   const sessions = createSessions({
     repository: sessionsRepository,
     cookieKeys,
@@ -114,6 +132,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const signInDeps = { sessions, sessionCookies, audit, now }
   const accounts = createAccounts(createUsersRepository(db))
   const identityProvider = identityProviderOf(config, keyring, accounts)
+  const passkeys = createPasskeyRepository(db)
 
   const app = await createServer({
     logger,
@@ -175,17 +194,41 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   if (identityProvider.builtin) {
     await prepareDummyHash()
     const accountMail = createAccountMail(db, config.publicUrl)
+    // Two-step sign-in (issue 18); its secrets sealed with HUB_ENCRYPTION_KEY or a key in DATA_DIR.
+    const users = createUsersRepository(db)
+    const secretBox = createSecretBox(loadEncryptionKey(config.encryptionKey, dataDir))
+    const twoStep = createTwoStep({ db, repository: twoStepRepository, secretBox, mailQueue: createMailQueue(db), publicUrl: config.publicUrl })
+    const challenges = createLoginChallenges(db)
+    // Every sign-in that completes a login tells the account about a device it has not seen (issue 18).
+    const newDeviceNotices = createNewDeviceNotices({ db, publicUrl: config.publicUrl })
     await app.register(accountRoutes, {
+      secondFactor: createSecondFactorGate({ twoStep, challenges, users }),
       ...signInDeps,
       accounts,
       idTokens: identityProvider.builtin,
+      newDeviceNotices,
       throttle,
       accountMail,
       signupOpen: config.signupOpen
     })
     // Recovery and verification (issue 16): the provider owns passwords and addresses otherwise.
-    await app.register(passwordResetRoutes, { db, accountMail, sessions, throttle, audit, now })
+    await app.register(passwordResetRoutes, { db, accountMail, sessions, securityEvents, throttle, audit, now })
     await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
+    await app.register(secondFactorRoute, { ...signInDeps, idTokens: identityProvider.builtin, newDeviceNotices, twoStep, challenges, users, throttle })
+    const passkeyAssertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
+    await app.register(reauthenticateRoute, { users, twoStep, passkeys: passkeyAssertions, throttle, recentSignIn, audit, now })
+    await app.register(twoStepRoutes, { twoStep, users, recentSignIn, audit, now })
+    await app.register(passkeyRoutes, {
+      ...signInDeps,
+      db,
+      passkeys,
+      assertions: passkeyAssertions,
+      idTokens: identityProvider.builtin,
+      newDeviceNotices,
+      throttle,
+      recentSignIn,
+      publicUrl: config.publicUrl
+    })
     await app.register(ownAccountRoutes, {
       db,
       ownAccount: createOwnAccountRepository(db),
@@ -194,6 +237,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       throttle,
       mailQueue: createMailQueue(db),
       mailTokens: createMailTokens(db),
+      recentSignIn,
       audit,
       publicUrl: config.publicUrl,
       now

@@ -93,6 +93,8 @@ export interface HubConfig {
   smtpUrl: string | undefined
   /** The From of every mail: an address with an optional display name. */
   mailFrom: string
+  /** The AES-256 key secrets are encrypted with at rest (32 bytes). Undefined: a key kept in DATA_DIR. */
+  encryptionKey: Buffer | undefined
 }
 
 export interface Config {
@@ -177,13 +179,22 @@ function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): Hu
     signingKey: readSigningKey(read),
     sessionMaxAgeSeconds: read.positiveInteger('HUB_SESSION_MAX_AGE', THIRTY_DAYS_SECONDS),
     allowedOrigins: read.list('HUB_ALLOWED_ORIGINS').map((origin) => read.origin('HUB_ALLOWED_ORIGINS', origin)),
-    apps: readApps(read, defaultApps),
+    ...readApps(read, defaultApps),
     redisUrl: readRedisUrl(read),
     trustedProxies: readTrustedProxies(read),
     allowedHosts: read.list('HUB_ALLOWED_HOSTS').map((entry) => read.allowedHost('HUB_ALLOWED_HOSTS', entry)),
     smtpUrl: readSmtpUrl(read),
-    mailFrom: readMailFrom(read, new URL(publicUrl).hostname)
+    mailFrom: readMailFrom(read, new URL(publicUrl).hostname),
+    encryptionKey: readEncryptionKey(read)
   }
+}
+
+/** 32 bytes in base64 or base64url (`openssl rand -base64 32`): exactly an AES-256 key, no derivation. */
+function readEncryptionKey(read: ReturnType<typeof reader>): Buffer | undefined {
+  const value = read.raw('HUB_ENCRYPTION_KEY')
+  if (value === undefined) return undefined
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) throw new ConfigError('HUB_ENCRYPTION_KEY', 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+  return Buffer.from(value.replace(/\+/g, '-').replace(/\//g, '_').replace(/=$/, ''), 'base64url')
 }
 
 /** nodemailer reads the rest (credentials, port, `?` options); a path or fragment would be a typo. */

@@ -24,12 +24,15 @@ export const TEST_HUB_CONFIG: HubConfig = {
   sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
   allowedOrigins: [TASKS_ORIGIN],
   apps: { tasks: TASKS_ORIGIN },
+  appEvents: {},
+  appExports: {},
   redisUrl: undefined,
   trustedProxies: [],
   // Besides HUB_ORIGIN's host: fastify's inject sends `Host: localhost:80`, which is `localhost`.
   allowedHosts: ['localhost'],
   smtpUrl: undefined,
-  mailFrom: 'Hearth <no-reply@localhost>'
+  mailFrom: 'Hearth <no-reply@localhost>',
+  encryptionKey: undefined
 }
 
 /** A clock the test moves by hand. */

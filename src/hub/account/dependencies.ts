@@ -4,6 +4,7 @@ import type { AuditRequest } from '../audit/context.js'
 import type { MailQueue } from '../mail/queue.js'
 import type { MailTokens } from '../mail/mail-tokens.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import type { RecentSignIn } from '../sessions/recent-sign-in.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { UsersRepository } from '../users/repository.js'
 import type { OwnAccountRepository } from './repository.js'
@@ -18,6 +19,8 @@ export interface OwnAccountDependencies {
   throttle: SignInThrottle
   mailQueue: MailQueue
   mailTokens: MailTokens
+  /** Sudo mode: the password and the address change only after a recent sign-in. */
+  recentSignIn: RecentSignIn
   audit: AuditRequest
   /** HUB_PUBLIC_URL: the only origin mailed links point to. */
   publicUrl: string

@@ -13,10 +13,15 @@ export function normaliseDisplayName(typed: string): string {
  * Lengths count characters (code points), after trimming, as password lengths do.
  */
 export function displayNameProblem(typed: string): string | null {
+  return visibleNameProblem('Display name', typed)
+}
+
+/** The same rules for any name a person gives to something of theirs (a passkey's, say); `label` starts the message. */
+export function visibleNameProblem(label: string, typed: string): string | null {
   const name = normaliseDisplayName(typed)
-  if (INVISIBLE.test(name)) return 'Display name must not contain control or invisible characters'
+  if (INVISIBLE.test(name)) return `${label} must not contain control or invisible characters`
   const length = [...name].length
-  if (length === 0) return 'Display name must not be empty'
-  if (length > DISPLAY_NAME_MAX_LENGTH) return `Display name must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`
+  if (length === 0) return `${label} must not be empty`
+  if (length > DISPLAY_NAME_MAX_LENGTH) return `${label} must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`
   return null
 }

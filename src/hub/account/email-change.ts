@@ -39,6 +39,7 @@ export async function emailChangeRoutes(app: App, deps: OwnAccountDependencies) 
   app.post(
     '/api/account/email',
     {
+      preHandler: deps.recentSignIn.require,
       schema: {
         summary: 'Ask to change your address: a confirmation link is mailed to the new one',
         tags,

@@ -18,10 +18,11 @@ const PasswordChange = Type.Object({
 
 /** PUT /api/account/password: the built-in provider's password, changed by its signed-in owner. */
 export async function passwordChangeRoutes(app: App, deps: OwnAccountDependencies) {
-  const { db, ownAccount, users, sessions, throttle, mailQueue, audit, publicUrl, now } = deps
+  const { db, ownAccount, users, sessions, throttle, mailQueue, mailTokens, audit, publicUrl, now } = deps
   app.put(
     '/api/account/password',
     {
+      preHandler: deps.recentSignIn.require,
       schema: {
         summary: 'Change your password: every other session ends, this one stays',
         tags: ['account'],

@@ -10,6 +10,9 @@ export const AUDIT_EVENT_TYPES = [
   'signout',
   'session.refreshed',
   'session.ended',
+  'passkey.added',
+  'passkey.renamed',
+  'passkey.removed',
   'sso-token.issued',
   'privacy.updated',
   'consent.recorded',
@@ -22,7 +25,15 @@ export const AUDIT_EVENT_TYPES = [
   'profile.updated',
   'password.reset.requested',
   'password.reset',
-  'email.verified'
+  'email.verified',
+  /** Kept after the erasure it records: the user id and the time, nothing else (docs/account.md). */
+  'account.deleted',
+  'session.reauthenticated',
+  'totp.enabled',
+  'totp.disabled',
+  'recovery-codes.regenerated',
+  'recovery-code.used',
+  'signin.second-factor.failed'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

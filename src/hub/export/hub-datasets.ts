@@ -34,6 +34,15 @@ export function hubDatasets(db: Kysely<Database>): ExportDataset[] {
           .execute()
         for (const { id, createdAt, ...fields } of sessions) yield { id: sessionHandle(id), recordedAt: createdAt, fields }
       }
+    },
+    {
+      name: 'knownDevices',
+      description: 'The devices you signed in from that the hub remembers to tell you of a new one: their name, first (recordedAt) and last sign-in',
+      async *records(userId) {
+        const devices = await db.selectFrom('knownDevices').select(['device', 'firstSeenAt', 'lastSeenAt']).where('userId', '=', userId).orderBy('firstSeenAt').execute()
+        // The name is the record's id: one row per device name and account.
+        for (const { device, firstSeenAt, lastSeenAt } of devices) yield { id: device, recordedAt: firstSeenAt, fields: { lastSeenAt } }
+      }
     }
   ]
 }

@@ -7,6 +7,17 @@ import { type Language, catalogueTranslator } from '../pages/language.js'
  */
 const en = {
   'mail.footer': 'This mail was sent by the Hearth hub at {origin}. Links in it lead there only.',
+  'passkeyAdded.subject': 'A passkey was added to your Hearth account',
+  'passkeyAdded.intro': 'Someone signed in to the Hearth account {email} added a passkey named "{name}". It signs in to the account without the password.',
+  'passkeyAdded.link': 'Review the passkeys of my account',
+  'passkeyAdded.ignore': 'If it was you, there is nothing more to do. If not, remove that passkey and reset your password.',
+  'newDevice.subject': 'A sign-in to your Hearth account from a new device',
+  'newDevice.intro': 'Someone signed in to the Hearth account {email} from a device it had not been signed in from before.',
+  'newDevice.details': 'Device: {device}. Time: {time}. IP address: {ip}.',
+  'newDevice.browserOnSystem': '{browser} on {os}',
+  'newDevice.unrecognised': 'not recognised',
+  'newDevice.link': 'Review the sessions of my account',
+  'newDevice.ignore': 'If it was you, there is nothing more to do. If not, end that session and change your password there.',
   'passwordReset.subject': 'Reset your Hearth password',
   'passwordReset.intro': 'Someone asked to reset the password of the Hearth account {email}. If it was you, choose a new password with this link:',
   'passwordReset.link': 'Choose a new password',
@@ -30,13 +41,36 @@ const en = {
   'emailChangeNotice.subject': 'A new address was asked for your Hearth account',
   'emailChangeNotice.intro': 'Someone signed in to the Hearth account {oldEmail} asked to move it to {newEmail}. The address changes only when the link mailed there is used.',
   'emailChangeNotice.link': 'I did not do this: reset my password',
-  'emailChangeNotice.ignore': 'If it was you, there is nothing more to do.'
+  'emailChangeNotice.ignore': 'If it was you, there is nothing more to do.',
+  'accountDeleted.subject': 'Your Hearth account was deleted',
+  'accountDeleted.intro': 'The Hearth account {email} was deleted, and every session of it ended. The hub has erased what it held about you, and the applications of the family are told to erase theirs.',
+  'accountDeleted.kept': 'Only a note that an account was deleted, and when, is kept for security; it holds neither this address nor anything else about you.',
+  'accountDeleted.link': 'Make a new account',
+  'twoStepEnabled.subject': 'Two-step sign-in is on for your Hearth account',
+  'twoStepEnabled.intro': 'Two-step sign-in with an authenticator app was turned on for the Hearth account {email}: signing in now asks for a code from the app after the password.',
+  'twoStepDisabled.subject': 'Two-step sign-in is off for your Hearth account',
+  'twoStepDisabled.intro': 'Two-step sign-in was turned off for the Hearth account {email}: the password alone signs in again, and its recovery codes no longer work.',
+  'recoveryCodeUsed.subject': 'A recovery code was used to sign in to your Hearth account',
+  'recoveryCodeUsed.intro': 'Someone signed in to the Hearth account {email} with its password and one of its recovery codes instead of a code from the authenticator app. Recovery codes left: {remaining}.',
+  'twoStep.link': 'I did not do this: reset my password',
+  'twoStep.ignore': 'If it was you, there is nothing more to do. If not, reset your password: that ends every session of the account.'
 }
 
 export type MailMessageKey = keyof typeof en
 
 const es: Record<MailMessageKey, string> = {
   'mail.footer': 'Este correo lo ha enviado el hub de Hearth en {origin}. Sus enlaces solo llevan allí.',
+  'passkeyAdded.subject': 'Se ha añadido una llave de acceso a tu cuenta de Hearth',
+  'passkeyAdded.intro': 'Alguien con la sesión iniciada en la cuenta de Hearth {email} ha añadido una llave de acceso llamada «{name}». Con ella se entra en la cuenta sin la contraseña.',
+  'passkeyAdded.link': 'Revisar las llaves de acceso de mi cuenta',
+  'passkeyAdded.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, elimina esa llave de acceso y restablece tu contraseña.',
+  'newDevice.subject': 'Inicio de sesión en tu cuenta de Hearth desde un dispositivo nuevo',
+  'newDevice.intro': 'Alguien ha iniciado sesión en la cuenta de Hearth {email} desde un dispositivo desde el que no se había entrado antes.',
+  'newDevice.details': 'Dispositivo: {device}. Hora: {time}. Dirección IP: {ip}.',
+  'newDevice.browserOnSystem': '{browser} en {os}',
+  'newDevice.unrecognised': 'no reconocido',
+  'newDevice.link': 'Revisar las sesiones de mi cuenta',
+  'newDevice.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, cierra esa sesión y cambia allí tu contraseña.',
   'passwordReset.subject': 'Restablece tu contraseña de Hearth',
   'passwordReset.intro': 'Alguien ha pedido restablecer la contraseña de la cuenta de Hearth {email}. Si has sido tú, elige una contraseña nueva con este enlace:',
   'passwordReset.link': 'Elegir una contraseña nueva',
@@ -60,7 +94,19 @@ const es: Record<MailMessageKey, string> = {
   'emailChangeNotice.subject': 'Se ha pedido una nueva dirección para tu cuenta de Hearth',
   'emailChangeNotice.intro': 'Alguien con la sesión iniciada en la cuenta de Hearth {oldEmail} ha pedido cambiarla a {newEmail}. La dirección solo cambia cuando se use el enlace enviado allí.',
   'emailChangeNotice.link': 'No he sido yo: restablecer mi contraseña',
-  'emailChangeNotice.ignore': 'Si has sido tú, no tienes que hacer nada más.'
+  'emailChangeNotice.ignore': 'Si has sido tú, no tienes que hacer nada más.',
+  'accountDeleted.subject': 'Se ha eliminado tu cuenta de Hearth',
+  'accountDeleted.intro': 'Se ha eliminado la cuenta de Hearth {email} y se han cerrado todas sus sesiones. El hub ha borrado lo que guardaba sobre ti, y se ha pedido a las aplicaciones de la familia que borren lo suyo.',
+  'accountDeleted.kept': 'Por seguridad solo se guarda una nota de que se eliminó una cuenta, y cuándo; no contiene esta dirección ni nada más sobre ti.',
+  'accountDeleted.link': 'Crear una cuenta nueva',
+  'twoStepEnabled.subject': 'El inicio de sesión en dos pasos está activado en tu cuenta de Hearth',
+  'twoStepEnabled.intro': 'Se ha activado el inicio de sesión en dos pasos con una aplicación de autenticación en la cuenta de Hearth {email}: ahora, después de la contraseña, se pide un código de la aplicación.',
+  'twoStepDisabled.subject': 'El inicio de sesión en dos pasos está desactivado en tu cuenta de Hearth',
+  'twoStepDisabled.intro': 'Se ha desactivado el inicio de sesión en dos pasos en la cuenta de Hearth {email}: la contraseña vuelve a bastar para iniciar sesión y sus códigos de recuperación ya no sirven.',
+  'recoveryCodeUsed.subject': 'Se ha usado un código de recuperación para entrar en tu cuenta de Hearth',
+  'recoveryCodeUsed.intro': 'Alguien ha iniciado sesión en la cuenta de Hearth {email} con su contraseña y uno de sus códigos de recuperación en lugar de un código de la aplicación de autenticación. Códigos de recuperación restantes: {remaining}.',
+  'twoStep.link': 'No he sido yo: restablecer mi contraseña',
+  'twoStep.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, restablece tu contraseña: así se cierran todas las sesiones de la cuenta.'
 }
 
 const CATALOGUES: Record<Language, Record<MailMessageKey, string>> = { en, es }

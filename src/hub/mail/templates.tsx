@@ -84,6 +84,42 @@ export function passwordChangedInSessionMail(options: { publicUrl: string; langu
   })
 }
 
+/** What changed in an account's two-step sign-in; each change is mailed to the account's address. */
+export type TwoStepChange = { kind: 'enabled' } | { kind: 'disabled' } | { kind: 'recovery-code-used'; remaining: number }
+
+/** The notice of a two-step sign-in change (issue 18); like the password's, its link asks for a reset and it carries no token. */
+export function twoStepNoticeMail(options: { publicUrl: string; language: Language; email: string; change: TwoStepChange }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  const { change, email } = options
+  const [subject, intro] =
+    change.kind === 'enabled'
+      ? [t('twoStepEnabled.subject'), t('twoStepEnabled.intro', { email })]
+      : change.kind === 'disabled'
+        ? [t('twoStepDisabled.subject'), t('twoStepDisabled.intro', { email })]
+        : [t('recoveryCodeUsed.subject'), t('recoveryCodeUsed.intro', { email, remaining: change.remaining })]
+  return renderMail({
+    language: options.language,
+    subject,
+    before: [intro],
+    link: { label: t('twoStep.link'), url: `${options.publicUrl}/forgot-password` },
+    after: [t('twoStep.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/** The confirmation of an account's deletion, sent to its address as the account is erased; it links to sign-up. */
+export function accountDeletedMail(options: { publicUrl: string; language: Language; email: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('accountDeleted.subject'),
+    before: [t('accountDeleted.intro', { email: options.email }), t('accountDeleted.kept')],
+    link: { label: t('accountDeleted.link'), url: `${options.publicUrl}/signup` },
+    after: [],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
 /** The link that moves an account to a new address, mailed to that address: `/confirm-email`, valid 24 hours. */
 export function emailChangeConfirmationMail(options: { publicUrl: string; language: Language; oldEmail: string; newEmail: string; token: string }): RenderedMail {
   const t = mailTranslatorFor(options.language)
@@ -109,6 +145,47 @@ export function emailChangeNoticeMail(options: { publicUrl: string; language: La
     before: [t('emailChangeNotice.intro', { oldEmail: options.oldEmail, newEmail: options.newEmail })],
     link: { label: t('emailChangeNotice.link'), url: `${options.publicUrl}/forgot-password` },
     after: [t('emailChangeNotice.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/** The notice that a passkey was added; its link leads to where passkeys are listed and removed. */
+export function passkeyAddedMail(options: { publicUrl: string; language: Language; email: string; name: string }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  return renderMail({
+    language: options.language,
+    subject: t('passkeyAdded.subject'),
+    before: [t('passkeyAdded.intro', { email: options.email, name: options.name })],
+    link: { label: t('passkeyAdded.link'), url: `${options.publicUrl}/account/security` },
+    after: [t('passkeyAdded.ignore')],
+    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
+  })
+}
+
+/** Where a sign-in came from, as the new-device notice names it. */
+export interface SignInOrigin {
+  device: Device
+  ip: string
+  at: Date
+}
+
+/**
+ * The notice of a sign-in from a device the account had not signed in from before. Accounts keep
+ * no time zone, so the time is given in UTC, and says so. Its link leads to where sessions are
+ * ended and the password changed; it carries no token.
+ */
+export function newDeviceMail(options: { publicUrl: string; language: Language; email: string; origin: SignInOrigin }): RenderedMail {
+  const t = mailTranslatorFor(options.language)
+  const { device, ip, at } = options.origin
+  const time = new Intl.DateTimeFormat(options.language, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(at)
+  // Joined in the mail's language, as the pages join them.
+  const named = device.browser && device.os ? t('newDevice.browserOnSystem', { browser: device.browser, os: device.os }) : (device.browser ?? device.os)
+  return renderMail({
+    language: options.language,
+    subject: t('newDevice.subject'),
+    before: [t('newDevice.intro', { email: options.email }), t('newDevice.details', { device: named ?? t('newDevice.unrecognised'), time, ip })],
+    link: { label: t('newDevice.link'), url: `${options.publicUrl}/account/security` },
+    after: [t('newDevice.ignore')],
     footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
   })
 }

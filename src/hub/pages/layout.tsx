@@ -12,16 +12,18 @@ export interface PageContext {
   /** The page's own path and query, where the language switcher comes back to. */
   currentPath: string
   signedIn: boolean
+  /** Whether the hub keeps its own accounts (the built-in provider): then it offers the account and recovery pages. */
+  accountPages: boolean
 }
 
-const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
 
 /**
  * The page shell. Localised messages the client script may show are handed to it as data
  * attributes, so the script holds no text of its own and needs no inline data.
  */
 export function Layout({ context, title, children }: { context: PageContext; title: string; children: ComponentChildren }) {
-  const { t, language, nonce, assets, signedIn } = context
+  const { t, language, nonce, assets, signedIn, accountPages } = context
   return (
     <html lang={language}>
       <head>
@@ -70,6 +72,14 @@ function SiteNavigation({ t, accountPages }: { t: Translate; accountPages: boole
         </li>
         <li>
           <a href="/export">{t('nav.export')}</a>
+        </li>
+        {accountPages && (
+          <li>
+            <a href="/account">{t('nav.account')}</a>
+          </li>
+        )}
+        <li>
+          <a href="/account/security">{t('nav.security')}</a>
         </li>
         <li>
           <button type="button" class="link-button" data-action="sign-out">

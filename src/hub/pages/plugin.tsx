@@ -84,6 +84,32 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     request.pageSession = await sessionOf(request)
     if (!request.pageSession) return reply.redirect(loginPathReturningTo(request.url), 303)
   }
+  /** The page a link asks for; a garbled link to an older page shows the newest one rather than an error. */
+  const activityPageFor = async (userId: string, cursor: unknown) => {
+    const limit = ACTIVITY_PAGE_SIZE.default
+    if (typeof cursor === 'string') {
+      try {
+        return { list: await activity.page(userId, { limit, cursor }), older: true }
+      } catch (error) {
+        if (!(error instanceof HttpError && error.statusCode === 400)) throw error
+      }
+    }
+    return { list: await activity.page(userId, { limit }), older: false }
+  }
+  /** A pending set-up is not on: sign-in does not ask for its codes. */
+  const ownSignInSettingsOf = async (userId: string): Promise<OwnSignInSettings | undefined> => {
+    if (!ownSignIn) return undefined
+    const [credential, recoveryCodesLeft, passkeys] = await Promise.all([
+      ownSignIn.twoStep.credentialOf(userId),
+      ownSignIn.twoStep.recoveryCodesLeft(userId),
+      ownSignIn.passkeys.listOf(userId)
+    ])
+    return { twoStep: { on: credential?.confirmedAt != null, recoveryCodesLeft }, passkeys }
+  }
+  const recentSignInMethodsOf = (settings: OwnSignInSettings | undefined): RecentSignInMethods => ({
+    code: settings?.twoStep.on ?? false,
+    passkey: (settings?.passkeys.length ?? 0) > 0
+  })
   /** Set only behind `signedInSession`, which redirects when there is none. */
   const sessionFrom = (request: FastifyRequest) => request.pageSession as PageSession
 

@@ -18,6 +18,8 @@ const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Where a session starts (the caller holds no token yet) and where browsers post CSP reports. */
 export const CSRF_EXEMPT_PATHS: ReadonlySet<string> = new Set([
   '/api/auth/login',
+  // The second step of a login holds no session either; its challenge is what it proves.
+  '/api/auth/login/second-factor',
   '/api/auth/set-cookie',
   '/api/auth/signup',
   CSP_REPORT_PATH

@@ -16,7 +16,7 @@ declare module 'fastify' {
  * The spec's endpoints that need the auth cookie, by path, so routes issue 4 adds under them
  * are protected the moment they exist (and refused with 401, not 404, before that).
  */
-export const SESSION_REQUIRED_PATHS = ['/api/auth/refresh', '/api/auth/generate-token', '/api/export', '/api/privacy', '/api/account']
+export const SESSION_REQUIRED_PATHS = ['/api/auth/refresh', '/api/auth/generate-token', '/api/auth/reauthenticate', '/api/export', '/api/privacy', '/api/account']
 
 export interface SessionStageOptions {
   sessions: Sessions

@@ -39,8 +39,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   verificationMailsPerAccount: { limit: 5, windowMs: ONE_HOUR }
 }
 
-/** The two ways to sign in, counted apart: login by email, set-cookie by user id. */
-export type SignInRoute = 'login' | 'set-cookie'
+/** The ways to sign in, counted apart: login by email, set-cookie and passkey by user id. */
+export type SignInRoute = 'login' | 'set-cookie' | 'passkey'
 
 /** Why a sign-in attempt was refused, and for how long (ms). */
 export interface SignInRefusal {

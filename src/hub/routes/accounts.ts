@@ -1,27 +1,31 @@
+import { Type } from 'typebox'
 import { failureForLog } from '../../shared/database/availability.js'
 import { type HttpError, forbidden, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
-import { type AccountMail, mailLanguageOf } from '../account/account-mail.js'
+import type { AccountMail } from '../account/account-mail.js'
+import { browserLanguageOf } from '../account/locale.js'
 import { tooManyRequests } from '../http-errors.js'
+import { SecondFactorRequired } from '../two-step/schemas.js'
+import type { SecondFactorGate } from '../two-step/second-factor.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import { Credentials, LoginResponse, SignupResponse } from '../schemas.js'
-import type { BuiltinIdTokens } from '../tokens/builtin-id-tokens.js'
 import type { Accounts } from '../users/accounts.js'
 import { normaliseEmail } from '../users/credentials.js'
-import { type SignInDependencies, signIn, signInRefused } from './sign-in.js'
+import { type LoginDependencies, completeLogin, signInRefused } from './sign-in.js'
 
-export interface AccountRouteDependencies extends SignInDependencies {
+export interface AccountRouteDependencies extends LoginDependencies {
   accounts: Accounts
-  idTokens: BuiltinIdTokens
   throttle: SignInThrottle
   accountMail: AccountMail
   signupOpen: boolean
+  /** With two-step sign-in on, a right password answers a challenge instead of a session. */
+  secondFactor: SecondFactorGate
 }
 
 /** The built-in identity provider's sign-up and login (not served when an external provider is configured). */
 export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
-  const { accounts, idTokens, throttle, audit, now } = deps
+  const { accounts, throttle, audit, now } = deps
 
   app.post(
     '/api/auth/signup',
@@ -53,7 +57,7 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
         summary: 'Sign in with email and password: returns an ID token and sets the auth and CSRF cookies',
         tags: ['auth'],
         body: Credentials,
-        response: { 200: LoginResponse, ...errorResponses(400, 401, 403, 429) }
+        response: { 200: Type.Union([LoginResponse, SecondFactorRequired]), ...errorResponses(400, 401, 403, 429) }
       }
     },
     async (request, reply) => {
@@ -76,12 +80,16 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       if (result.outcome === 'unknown-email') throw await refuse()
       if (result.outcome !== 'signed-in') throw await refuse({ userId: result.userId, reason: result.outcome })
       const { account } = result
-      const started = await signIn(deps, request, reply, account, 'password')
+      const challenge = await deps.secondFactor.challengeFor(account.userId, now())
+      if (challenge !== null) {
+        await throttle.passwordStepPassed('login', email, request.ip)
+        return { mfaRequired: true as const, challenge }
+      }
+      const answer = await completeLogin(deps, request, reply, account, 'password')
       // Disabled since `authenticate` read it: no session was created.
-      if (!started) throw await refuse({ userId: account.userId, reason: 'account-disabled' })
+      if (!answer) throw await refuse({ userId: account.userId, reason: 'account-disabled' })
       await throttle.signInSucceeded('login', email, request.ip)
-      const { idToken } = await idTokens.issue(account, started.sessionId, now())
-      return { userId: account.userId, idToken, expiresAt: started.expiresAt.toISOString() }
+      return answer
     }
   )
 }

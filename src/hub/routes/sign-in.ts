@@ -1,14 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Static } from 'typebox'
 import { type HttpError, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import type { AuditRequest } from '../audit/context.js'
 import { tooManyRequests } from '../http-errors.js'
+import type { SignInOrigin } from '../mail/templates.js'
 import type { SignInRefusal, SignInThrottle } from '../rate-limit/sign-in-throttle.js'
-import { SetCookieBody, SessionResponse } from '../schemas.js'
+import { type LoginResponse, SetCookieBody, SessionResponse } from '../schemas.js'
+import { deviceOf } from '../sessions/device.js'
+import type { NewDeviceNotices } from '../sessions/known-devices.js'
 import type { SessionCookies } from '../sessions/session-cookies.js'
 import type { Sessions } from '../sessions/sessions.js'
 import { storableUserAgent } from '../storable-text.js'
+import type { BuiltinIdTokens } from '../tokens/builtin-id-tokens.js'
 import type { IdTokenVerifier, VerifiedIdentity } from '../tokens/identity.js'
 import type { UsedIdTokens } from '../tokens/used-id-tokens.js'
 
@@ -19,8 +24,8 @@ export interface SignInDependencies {
   now: () => Date
 }
 
-/** How the user proved who they are: their password (login) or an ID token (set-cookie). */
-export type SignInMethod = 'password' | 'id-token'
+/** How the user proved who they are: their password (login), with its second factor, an ID token (set-cookie) or a passkey. */
+export type SignInMethod = 'password' | 'password+totp' | 'password+recovery-code' | 'id-token' | 'passkey'
 
 /** A session just started: its id, and when its auth cookie expires. */
 export interface StartedSession {
@@ -33,20 +38,56 @@ export interface StartedSession {
  * when the built-in account was disabled in the meantime: the session is not created then.
  */
 export async function signIn(
-  { sessions, sessionCookies, audit, now }: SignInDependencies,
+  deps: SignInDependencies,
   request: FastifyRequest,
   reply: FastifyReply,
   identity: VerifiedIdentity,
   method: SignInMethod
 ): Promise<StartedSession | null> {
+  const started = await startSession(deps, request, reply, identity)
+  if (started) await deps.audit(request, { userId: identity.userId, type: 'signin', detail: { method } })
+  return started
+}
+
+/** A session and its cookies, unaudited; with where the sign-in came from, for the new-device notice. */
+async function startSession(
+  { sessions, sessionCookies, now }: SignInDependencies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  identity: VerifiedIdentity
+): Promise<(StartedSession & { origin: SignInOrigin }) | null> {
   const at = now()
   const userAgent = storableUserAgent(request.headers['user-agent'] ?? '')
   const started = await sessions.start(identity, userAgent, at)
   if (!started) return null
   const { session, cookie } = started
   sessionCookies.set(reply, session.id, cookie, at)
-  await audit(request, { userId: identity.userId, type: 'signin', detail: { method } })
-  return { sessionId: session.id, expiresAt: cookie.expiresAt }
+  return { sessionId: session.id, expiresAt: cookie.expiresAt, origin: { device: deviceOf(userAgent), ip: request.ip, at } }
+}
+
+export interface LoginDependencies extends SignInDependencies {
+  idTokens: BuiltinIdTokens
+  newDeviceNotices: NewDeviceNotices
+}
+
+/**
+ * Login's answer for a built-in account whose owner has proven who they are: a session, its
+ * cookies, and an ID token bound to it; a sign-in from a device new to the account is mailed to
+ * it. Null, and no cookie, when the account was disabled since it was read (see `signIn`).
+ */
+export async function completeLogin(
+  deps: LoginDependencies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: VerifiedIdentity,
+  method: SignInMethod
+): Promise<Static<typeof LoginResponse> | null> {
+  const started = await startSession(deps, request, reply, account)
+  if (!started) return null
+  const newDevice = await deps.newDeviceNotices.signedIn(account.userId, started.origin)
+  await deps.audit(request, { userId: account.userId, type: 'signin', detail: newDevice ? { method, newDevice } : { method } })
+  const { idToken } = await deps.idTokens.issue(account, started.sessionId, deps.now())
+  return { userId: account.userId, idToken, expiresAt: started.expiresAt.toISOString() }
 }
 
 const REFUSAL_MESSAGES: Record<SignInRefusal['limit'], string> = {

@@ -35,6 +35,13 @@ export function createSessionsRepository(db: Kysely<Database>) {
     findById(id: string): Promise<SessionRow | undefined> {
       return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
     },
+    /** When the session's holder last proved who they are; read from the table, never a cached row. */
+    async authenticatedAtOf(id: string): Promise<string | null> {
+      return (await db.selectFrom('sessions').select('authenticatedAt').where('id', '=', id).executeTakeFirst())?.authenticatedAt ?? null
+    },
+    async recordAuthentication(id: string, authenticatedAt: string): Promise<void> {
+      await db.updateTable('sessions').set({ authenticatedAt }).where('id', '=', id).execute()
+    },
     async touch(id: string, lastSeenAt: string): Promise<void> {
       await db.updateTable('sessions').set({ lastSeenAt }).where('id', '=', id).execute()
     },

@@ -117,7 +117,9 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, enabledA
         userAgent,
         createdAt: timestamp,
         expiresAt: expiresAt.toISOString(),
-        lastSeenAt: timestamp
+        lastSeenAt: timestamp,
+        // Signing in is a proof of who holds the session, as recent as it gets.
+        authenticatedAt: timestamp
       }
       await repository.deleteExpiredOf(identity.userId, timestamp)
       if (enabledAccountsOnly) {

@@ -73,6 +73,8 @@ export interface SessionsTable {
   expiresAt: string
   /** Updated on refresh (every 45 minutes), not on every request, to keep the hot path read-only. */
   lastSeenAt: string
+  /** The last proof of who holds it: sign-in or reauthentication (null for sessions older than the column). */
+  authenticatedAt: string | null
 }
 
 /** ID tokens set-cookie has accepted, kept until they expire so that none is accepted twice. */
@@ -142,6 +144,91 @@ export interface MailTokensTable {
   usedAt: string | null
   /** For an email change: the address the account moves to when the token is used. */
   newEmail: string | null
+}
+
+/** An account's authenticator-app secret (see src/hub/two-step/): pending until `confirmedAt`. */
+export interface TotpCredentialsTable {
+  userId: string
+  /** AES-256-GCM of the secret (src/hub/security/secret-box.ts). */
+  secretCiphertext: string
+  createdAt: string
+  confirmedAt: string | null
+  /** The newest time step a code was accepted for. */
+  lastUsedStep: number | null
+}
+
+/** An account's unused recovery codes. */
+export interface RecoveryCodesTable {
+  /** SHA-256 of the normalised code, hex. */
+  codeHash: string
+  userId: string
+  createdAt: string
+}
+
+/** Logins past their password step, waiting for the second factor. */
+export interface LoginChallengesTable {
+  /** SHA-256 of the challenge, hex. */
+  challengeHash: string
+  userId: string
+  /** SHA-256 of the password hash the password step matched. */
+  passwordFingerprint: string
+  /** Second-factor attempts made on it (at most five). */
+  attempts: Generated<number>
+  createdAt: string
+  expiresAt: string
+}
+
+/** A person's passkeys (WebAuthn credentials; see src/hub/passkeys/). */
+export interface PasskeysTable {
+  id: string
+  userId: string
+  /** base64url, as browsers name the credential. */
+  credentialId: string
+  /** The COSE public key, base64url. */
+  publicKey: string
+  /** The authenticator's signature counter; PostgreSQL's driver reads a bigint as a string. */
+  signCount: ColumnType<number | string, number, number>
+  /** JSON array of transports ("internal", "usb"...). */
+  transports: string
+  aaguid: string
+  name: string
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+/** Passkey ceremonies begun and not finished: each challenge is used once, within its lifetime. */
+export interface PasskeyChallengesTable {
+  /** SHA-256 of the challenge, base64url. */
+  challengeHash: string
+  purpose: 'registration' | 'authentication'
+  /** A registration's account and session (its handle); null for a sign-in. */
+  userId: string | null
+  sessionHandle: string | null
+  expiresAt: string
+}
+
+/** Security events waiting for an application's 202 (see src/hub/security-events/outbox.ts). */
+export interface SecurityEventOutboxTable {
+  /** The event's `jti`. */
+  id: string
+  applicationId: string
+  /** The event type URI. */
+  eventType: string
+  /** The subject of the event. */
+  userId: string
+  /** When the change happened (the event's `toe`). */
+  createdAt: string
+  attempts: number
+  /** Its next retry, or the end of a sender's claim on it. */
+  nextAttemptAt: string
+  /** Why the last attempt failed (the application's status and `err`), never a token. */
+  lastError: string | null
+}
+
+/** Security events the task manager has accepted, kept while a replay of them could still verify. */
+export interface ReceivedSecurityEventsTable {
+  jti: string
+  receivedAt: string
 }
 
 export type TaskRow = Selectable<TasksTable>

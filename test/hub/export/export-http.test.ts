@@ -3,40 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { createGrantsRepository } from '../../../src/shared/access-grants/repository.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { createLogger } from '../../../src/shared/logging.js'
+import { parseCsv } from '../../helpers/csv.js'
 import { type SignedIn, buildTestHubApp, logIn, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
 
-const DATASETS = ['account', 'sessions', 'privacySettings', 'consents', 'accessGrants', 'auditTrail']
+const DATASETS = ['account', 'sessions', 'knownDevices', 'passkeys', 'twoStepSignIn', 'privacySettings', 'consents', 'accessGrants', 'auditTrail']
 const CSV_HEADER = ['dataset', 'recordId', 'field', 'value', 'recordedAt']
-
-/** RFC 4180, minimally: quoted fields with doubled quotes, CRLF between records. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index]
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"'
-        index += 1
-      } else if (char === '"') quoted = false
-      else field += char
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(field)
-      field = ''
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-      index += 1
-    } else field += char
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field])
-  return rows
-}
 
 type ExportDocument = { format: string; userId: string; exportedAt: string; datasets: Record<string, Record<string, unknown>[]> }
 
@@ -135,9 +106,10 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     const [header, ...rows] = parseCsv(response.body)
     expect(header).toEqual(CSV_HEADER)
     for (const row of rows) expect(row).toHaveLength(CSV_HEADER.length)
-    // Every dataset with records (this user has no access grant).
-    expect(new Set(rows.map(([dataset]) => dataset))).toEqual(new Set(DATASETS.filter((name) => name !== 'accessGrants')))
+    // Every dataset with records (this user has no access grant and no passkey).
+    expect(new Set(rows.map(([dataset]) => dataset))).toEqual(new Set(DATASETS.filter((name) => name !== 'accessGrants' && name !== 'passkeys')))
     expect(rows).toContainEqual(['account', user.userId, 'email', user.email, expect.any(String)])
+    expect(rows).toContainEqual(['account', user.userId, 'emailVerified', 'true', expect.any(String)])
 
     const consentVersions = rows.filter(([dataset, , field]) => dataset === 'consents' && field === 'version').map((row) => row[3])
     expect(consentVersions).toEqual(["'=1+1", "'+1", "'-1", "'\tcmd", "'\rcmd", 'plain, "quoted"\r\nline'])

@@ -1,6 +1,6 @@
 import type { AccountSession } from '../../sessions/account-sessions.js'
-import type { Translate } from '../i18n/index.js'
-import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../layout.js'
+import { FormMessage, Layout, type PageContext } from '../layout.js'
+import { SessionsTable } from './sessions-table.js'
 
 export interface PageUser {
   userId: string
@@ -40,59 +40,12 @@ export function DashboardPage({ context, user, applications, sessions }: Dashboa
       <FormMessage />
 
       <SessionsTable context={context} sessions={sessions} />
+      <p>
+        <a href="/account/security">{t('security.manageLink')}</a>
+      </p>
+      <p>
+        <a href="/activity">{t('dashboard.activityLink')}</a>
+      </p>
     </Layout>
-  )
-}
-
-/** "Chrome on Linux", or the half the parser knew, or the raw user agent when it knew neither. */
-function deviceLabel(t: Translate, { device: { browser, os }, userAgent }: AccountSession): string {
-  if (browser && os) return t('dashboard.deviceOn', { browser, os })
-  return browser ?? os ?? (userAgent || t('dashboard.unknownDevice'))
-}
-
-/** Every other session can be ended from its row, or all of them at once; the current one by signing out. */
-function SessionsTable({ context: { t, language }, sessions }: { context: PageContext; sessions: AccountSession[] }) {
-  return (
-    <section aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading">{t('dashboard.sessions')}</h2>
-      <table>
-        <ColumnHeadings labels={[t('dashboard.sessionDevice'), t('dashboard.sessionStarted'), t('dashboard.sessionLastSeen'), '']} />
-        <tbody>
-          {sessions.map((session) => {
-            const device = deviceLabel(t, session)
-            return (
-              <tr data-session={session.current ? 'current' : 'other'}>
-                <td>
-                  {device}
-                  {session.current && <strong class="badge">{t('dashboard.thisSession')}</strong>}
-                </td>
-                <td>
-                  <Timestamp iso={session.createdAt} language={language} />
-                </td>
-                <td>
-                  <Timestamp iso={session.lastSeenAt} language={language} />
-                </td>
-                <td>
-                  {!session.current && (
-                    <button type="button" data-action="end-session" data-session-id={session.id}>
-                      {t('dashboard.endSession')}{' '}
-                      <span class="visually-hidden">{t('dashboard.endSessionDetail', { device, date: formatTimestamp(session.createdAt, language) })}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-      {sessions.some((session) => !session.current) && (
-        <p>
-          <button type="button" data-action="end-other-sessions">
-            {t('dashboard.endOtherSessions')}
-          </button>
-        </p>
-      )}
-      <FormMessage />
-    </section>
   )
 }

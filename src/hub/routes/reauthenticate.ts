@@ -1,0 +1,65 @@
+import { badRequest, unauthorized } from '../../shared/errors.js'
+import { errorResponses } from '../../shared/http/schemas.js'
+import type { App } from '../../shared/http/server.js'
+import { requireCountedProof, requireCurrentPassword } from '../account/current-password.js'
+import type { AuditRequest } from '../audit/context.js'
+import type { PasskeyAssertions } from '../passkeys/assertions.js'
+import { PASSKEY_NOT_ACCEPTED } from '../passkeys/schemas.js'
+import { sessionOf } from '../plugins/session.js'
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import type { RecentSignIn } from '../sessions/recent-sign-in.js'
+import { sessionHandle } from '../sessions/session-handle.js'
+import { ReauthenticationBody } from '../two-step/schemas.js'
+import { NOT_ON, type TwoStep, WRONG_CODE, typedCode } from '../two-step/two-step.js'
+import type { UsersRepository } from '../users/repository.js'
+
+export interface ReauthenticateDependencies {
+  users: UsersRepository
+  twoStep: TwoStep
+  passkeys: PasskeyAssertions
+  throttle: SignInThrottle
+  recentSignIn: RecentSignIn
+  audit: AuditRequest
+  now: () => Date
+}
+
+export const ONE_OF_PASSWORD_OR_CODE = 'Give one of password, code or passkey'
+
+/**
+ * POST /api/auth/reauthenticate: a fresh proof of who holds this session, for the changes that need
+ * a recent sign-in. A wrong password or code counts as a failed login of the account.
+ */
+export async function reauthenticateRoute(app: App, { users, twoStep, passkeys, throttle, recentSignIn, audit, now }: ReauthenticateDependencies) {
+  app.post(
+    '/api/auth/reauthenticate',
+    {
+      schema: {
+        summary: 'Confirm your password or a code from your authenticator app: sensitive changes are allowed for 10 minutes',
+        tags: ['auth'],
+        body: ReauthenticationBody,
+        response: { 204: { type: 'null', description: 'Recorded on this session' }, ...errorResponses(400, 401, 403, 429) }
+      }
+    },
+    async (request, reply) => {
+      const session = sessionOf(request)
+      const { password, code, passkey } = request.body
+      if ([password, code, passkey].filter((proof) => proof !== undefined).length !== 1) throw badRequest(ONE_OF_PASSWORD_OR_CODE)
+      const user = await users.findById(session.userId)
+      if (!user) throw unauthorized('Sign in required')
+      if (password !== undefined) {
+        await requireCurrentPassword(throttle, request, reply, user, password)
+      } else if (passkey !== undefined) {
+        // An assertion over a challenge from POST /api/auth/passkey/options, by one of this account's passkeys.
+        await requireCountedProof(throttle, request, reply, user.email, () => passkeys.proves(user.id, passkey), PASSKEY_NOT_ACCEPTED)
+      } else {
+        const digits = typedCode(code ?? '')
+        if (!(await twoStep.isOn(user.id))) throw badRequest(NOT_ON)
+        await requireCountedProof(throttle, request, reply, user.email, () => twoStep.acceptCode(user.id, digits, now()), WRONG_CODE)
+      }
+      await recentSignIn.record(session.id, now())
+      const method = password !== undefined ? 'password' : passkey !== undefined ? 'passkey' : 'totp'
+      await audit(request, { userId: user.id, type: 'session.reauthenticated', detail: { method, session: sessionHandle(session.id) } })
+      return reply.code(204).send(null)
+    }
+  )
+}
