@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util'
 import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
+import { deleteUser } from './account-deletion.js'
 import { withDatabase } from './database.js'
+import { EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
+import { createSecurityEventOutbox } from '../hub/security-events/outbox.js'
 import { MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
+import { CLIENTS_USAGE, type ClientCommandOptions, clientsCommand } from './oidc-clients.js'
 import { createUsersRepository } from '../hub/users/repository.js'
 import { createAccounts } from '../hub/users/accounts.js'
 import { setAccountDisabled } from '../hub/users/account-status.js'
@@ -15,8 +19,15 @@ Usage:
   npm run hub -- users:create --email EMAIL     reads the password from stdin
   npm run hub -- users:disable --email EMAIL    blocks sign-in and ends the account's sessions
   npm run hub -- users:enable --email EMAIL     lets a disabled account sign in again
+  npm run hub -- users:delete --email EMAIL     erases the account, as its owner deleting it would
   npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
   npm run hub -- csp:top [--limit N]            lists the most frequent CSP violations
+  npm run hub -- events:pending                 lists security events not yet delivered
+  npm run hub -- clients:add --id ID --redirect-uri URL [--redirect-uri URL...] [--public] [--first-party]
+                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+                                                registers an OpenID Connect client (prints its secret once)
+  npm run hub -- clients:list                   lists the registered OpenID Connect clients
+  npm run hub -- clients:remove --id ID         removes a client, ending its grants and tokens
   npm run hub -- mail:outbox [--to EMAIL] [--limit N]
                                                 prints the newest mails written to DATA_DIR/outbox
   npm run hub -- --help
@@ -72,11 +83,18 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
       case 'users:create':
       case 'users:disable':
       case 'users:enable':
+      case 'users:delete':
         return await accountCommand(command, config, parsed.values.email, io)
       case 'keys:rotate':
         return await rotateKeys(config, io)
+      case 'events:pending':
+        return await eventsPending(config, io)
       case 'csp:top':
         return await cspTop(config, parsed.values.limit, io)
+      case 'clients:add':
+      case 'clients:list':
+      case 'clients:remove':
+        return await clientsCommand(command, config, clientOptionsOf(parsed.values), io)
       case 'mail:outbox':
         return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
       default:

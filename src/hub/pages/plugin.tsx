@@ -2,19 +2,34 @@ import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { VNode } from 'preact'
 import { render } from 'preact-render-to-string'
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
+import { HttpError } from '../../shared/errors.js'
 import type { App } from '../../shared/http/server.js'
+import { WRONG_CURRENT_PASSWORD } from '../account/current-password.js'
+import { languageOfAccount } from '../account/locale.js'
+import { ACTIVITY_PAGE_SIZE, type ActivityLog } from '../audit/activity.js'
+import { INVALID_RESET_LINK } from '../account/password-reset.js'
+import type { OwnAccountRepository } from '../account/repository.js'
 import type { PrivacyService } from '../privacy/service.js'
+import type { PasskeyRepository } from '../passkeys/repository.js'
 import type { AccountSession } from '../sessions/account-sessions.js'
+import type { TwoStepRepository } from '../two-step/repository.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
-import { LANGUAGE_COOKIE, chooseLanguage, isLanguage } from './language.js'
+import { LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage } from './language.js'
 import type { PageContext } from './layout.js'
 import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from './next-path.js'
+import type { ConnectedApplications } from '../oidc/connected-applications.js'
+import { AccountPage } from './views/account.js'
+import { ActivityPage } from './views/activity.js'
 import { DashboardPage, type PageUser } from './views/dashboard.js'
 import { ExportPage } from './views/export.js'
+import { MAILED_LINK_PAGES, MailedLinkPage } from './views/mailed-link.js'
 import { PrivacyPage } from './views/privacy.js'
-import { LoginPage, SignupPage } from './views/sign-in.js'
+import { ForgotPasswordPage, ResetPasswordPage } from './views/recovery.js'
+import type { RecentSignInMethods } from './views/recent-sign-in-dialog.js'
+import { type OwnSignInSettings, SecurityPage } from './views/security.js'
+import { LOGIN_NOTICES, type LoginNotice, LoginPage, SignupPage } from './views/sign-in.js'
 
 /** The signed-in session behind a page request. */
 export interface PageSession extends PageUser {
@@ -26,15 +41,31 @@ export interface HubPagesOptions {
   sessionOf: (request: FastifyRequest) => Promise<PageSession | null>
   /** The live sessions of a page session's user, for the dashboard. */
   sessionsOf: (session: PageSession) => Promise<AccountSession[]>
+  /** The activity page's events: the same pages as `GET /api/account/activity`. */
+  activity: Pick<ActivityLog, 'page'>
   /** Registered applications (HUB_APPS): id → URL. */
   applications: Readonly<Record<string, string>>
   privacy: Pick<PrivacyService, 'settings' | 'consents'>
   exportDatasets: readonly { name: string; description: string }[]
+  /** The applications an export asks for what they hold (HUB_APPS `export=`), by id. */
+  exportApplications: readonly string[]
   /** Whether cookies are Secure (the hub is served over https). */
   secureCookies: boolean
   /** This response's CSP script nonce. */
   cspNonce: (reply: FastifyReply) => string
   assets: PageAssets
+  /**
+   * The built-in provider's accounts. Absent under an external provider, which keeps its people's
+   * passwords, addresses and language: then the account and recovery pages are not served (404).
+   */
+  ownAccount?: Pick<OwnAccountRepository, 'profileOf'>
+  /** The applications signed in with the hub over OpenID Connect, listed on the account page. */
+  connectedApplications: Pick<ConnectedApplications, 'list'>
+  /** Two-step sign-in and passkeys, the built-in provider's too: absent under an external provider. */
+  ownSignIn?: {
+    twoStep: Pick<TwoStepRepository, 'credentialOf' | 'recoveryCodesLeft'>
+    passkeys: Pick<PasskeyRepository, 'listOf'>
+  }
 }
 
 declare module 'fastify' {
@@ -159,14 +190,62 @@ export async function hubPages(app: App, options: HubPagesOptions) {
       return sendPage(reply, page)
     })
 
+    pages.get('/account/security', { schema: { hide } }, async (request, reply) => {
+      const session = sessionFrom(request)
+      const [sessions, signIn] = await Promise.all([sessionsOf(session), ownSignInSettingsOf(session.userId)])
+      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session)} sessions={sessions} signIn={signIn} />)
+    })
+
     pages.get('/privacy', { schema: { hide } }, async (request, reply) => {
-      const { userId } = sessionFrom(request)
-      const [settings, consents] = await Promise.all([privacy.settings(userId), privacy.consents(userId)])
-      return sendPage(reply, <PrivacyPage context={contextOf(request, reply, true)} settings={settings} consents={consents} />)
+      const session = sessionFrom(request)
+      const [settings, consents] = await Promise.all([privacy.settings(session.userId), privacy.consents(session.userId)])
+      return sendPage(reply, <PrivacyPage context={await contextOf(request, reply, session)} settings={settings} consents={consents} />)
+    })
+
+    pages.get<{ Querystring: Static<typeof ActivityQuery> }>('/activity', { schema: { hide, querystring: ActivityQuery } }, async (request, reply) => {
+      const session = sessionFrom(request)
+      const { list, older } = await activityPageFor(session.userId, request.query.cursor)
+      return sendPage(reply, <ActivityPage context={await contextOf(request, reply, session)} activity={list} older={older} />)
     })
 
     pages.get('/export', { schema: { hide } }, async (request, reply) =>
-      sendPage(reply, <ExportPage context={contextOf(request, reply, true)} datasets={exportDatasets} />)
+      sendPage(reply, <ExportPage context={await contextOf(request, reply, sessionFrom(request))} datasets={exportDatasets} applications={options.exportApplications} />)
     )
+
+    if (ownAccount) {
+      pages.get('/account', { schema: { hide } }, async (request, reply) => {
+        const session = sessionFrom(request)
+        const profile = await ownAccount.profileOf(session.userId)
+        // A session outlives no account, but a read can race the account's deletion.
+        if (!profile) return reply.redirect(loginPathReturningTo(request.url), 303)
+        const context = await contextOf(request, reply, session, profile.locale)
+        const recentSignIn = recentSignInMethodsOf(await ownSignInSettingsOf(session.userId))
+        const page = (
+          <AccountPage
+            context={context}
+            profile={{ ...profile, locale: languageOfAccount(profile.locale) }}
+            wrongPasswordError={WRONG_CURRENT_PASSWORD}
+            recentSignIn={recentSignIn}
+            connectedApplications={await options.connectedApplications.list(session.userId)}
+          />
+        )
+        return sendPage(reply, page)
+      })
+    }
   })
+
+  // Pages a mailed link or the login page opens, signed in or not; the provider's own otherwise.
+  if (ownAccount) {
+    app.get('/forgot-password', { schema: { hide } }, async (request, reply) =>
+      sendPage(reply, <ForgotPasswordPage context={await contextOf(request, reply, await sessionOf(request))} />)
+    )
+    app.get('/reset-password', { schema: { hide } }, async (request, reply) =>
+      sendPage(reply, <ResetPasswordPage context={await contextOf(request, reply, await sessionOf(request))} linkRefusedError={INVALID_RESET_LINK} />)
+    )
+    for (const path of Object.keys(MAILED_LINK_PAGES) as (keyof typeof MAILED_LINK_PAGES)[]) {
+      app.get(path, { schema: { hide } }, async (request, reply) =>
+        sendPage(reply, <MailedLinkPage context={await contextOf(request, reply, await sessionOf(request))} path={path} />)
+      )
+    }
+  }
 }

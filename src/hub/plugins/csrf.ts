@@ -3,7 +3,8 @@ import fp from 'fastify-plugin'
 import { forbidden } from '../../shared/errors.js'
 import { CSRF_COOKIE, CSRF_HEADER, csrfCookieOptions } from '../cookies.js'
 import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../security/csrf-token.js'
-import { pathOf } from '../request-path.js'
+import { OIDC_PATH_PREFIX } from '../oidc/paths.js'
+import { isUnder, pathOf } from '../request-path.js'
 import { CSP_REPORT_PATH } from '../security/security-headers.js'
 
 export interface CsrfOptions {
@@ -51,7 +52,9 @@ export const csrf = fp<CsrfOptions>(
     }
 
     app.addHook('onRequest', async (request) => {
-      if (!STATE_CHANGING_METHODS.has(request.method) || CSRF_EXEMPT_PATHS.has(pathOf(request))) return
+      const path = pathOf(request)
+      // The OpenID Connect provider's endpoints authenticate their clients, and its forms carry their own proof (docs/oidc.md).
+      if (!STATE_CHANGING_METHODS.has(request.method) || CSRF_EXEMPT_PATHS.has(path) || isUnder(path, OIDC_PATH_PREFIX)) return
       const header = request.headers[CSRF_HEADER]
       if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
         throw forbidden('CSRF token missing or incorrect')

@@ -56,6 +56,11 @@ export interface Keyring {
   publicJwks(now: Date): { keys: PublicJwk[] }
   /** A jose key resolver over the published keys. */
   verifier(now: Date): JWTVerifyGetKey
+  /**
+   * The published keys with their private halves, the signing key first: for the OpenID Connect
+   * provider, which signs with the first key of its algorithm and publishes the rest.
+   */
+  privateJwks(now: Date): JWK[]
 }
 
 /** Keys from HUB_SIGNING_KEY when set, else from DATA_DIR (generated at first start). */
@@ -101,6 +106,10 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
       return key
     },
     publicJwks: (now) => ({ keys: published(now) }),
+    privateJwks: (now) =>
+      storedKeys()
+        .filter((stored) => isPublished(stored, now))
+        .map(({ privateJwk }) => ({ ...privateJwk, kid: requireKid(privateJwk), alg: algorithmOf(privateJwk), use: 'sig' })),
     verifier(now) {
       const keys = published(now)
       const kids = keys.map((key) => key.kid).join(' ')
