@@ -19,13 +19,10 @@ export function familyServices(): Service[] {
   return [
     createHubService({ keyring: sharedKeyring }),
     createTasksService({
-      verifySsoToken: async (context) => {
-        const hubKeys = await sharedKeyring(context)
-        return createSsoTokenVerifier({
-          keys: (header, token) => hubKeys.verifier(new Date())(header, token),
-          issuer: context.config.tasks.hubIssuer,
-          audience: context.config.tasks.appId
-        })
+      registerWithHub: true,
+      hubKeys: async (context) => {
+        const keyring = await sharedKeyring(context)
+        return (header, token) => keyring.verifier(new Date())(header, token)
       }
     })
   ]

@@ -254,17 +254,65 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   }
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier, usedIdTokens: createUsedIdTokens(db), throttle })
   await app.register(refreshRoutes, signInDeps)
-  const accountSessions = createAccountSessions({ repository: sessionsRepository, sessions, now })
+  const accountSessions = createAccountSessions({ db, repository: sessionsRepository, sessions, securityEvents, now })
   await app.register(accountSessionRoutes, { accountSessions, sessionCookies, audit })
-  await app.register(ssoRoutes, { keyring, issuer: config.publicUrl, apps: config.apps, audit, now })
+  // The hub's own records, so served whichever provider signs people in (docs/activity.md).
+  const activity = createActivityLog(db, now)
+  await app.register(activityRoutes, { activity })
+  await app.register(accountDeletionRoutes, {
+    db,
+    outbox: securityEvents,
+    publicUrl: config.publicUrl,
+    builtin: identityProvider.builtin ? { users: createUsersRepository(db), throttle } : undefined,
+    sessions,
+    sessionsRepository,
+    sessionCookies,
+    now
+  })
+  await app.register(ssoRoutes, {
+    keyring,
+    issuer: config.publicUrl,
+    apps: config.apps,
+    identityOf: identityProvider.builtin ? accountSsoIdentities(db) : identityOfSession,
+    audit,
+    now
+  })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis })
 
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
   const privacy = createPrivacyService(db, Object.keys(config.apps))
-  const exportDatasets = [...hubDatasets(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
+  const exportDatasets = [...hubDatasets(db), passkeysDataset(passkeys), ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
   await app.register(privacyRoutes, { privacy, userOf })
-  await app.register(exportRoutes, { datasets: exportDatasets, audit: auditTrail, allowExport: exportAllowance(counterStore), userOf })
+  await app.register(exportRoutes, {
+    datasets: exportDatasets,
+    audit: auditTrail,
+    allowExport: exportAllowance(counterStore),
+    applicationExports: applicationExports({ endpoints: config.appExports, keyring, issuer: config.publicUrl, logger, now, timeoutMs: deps.applicationExportTimeoutMs }),
+    userOf
+  })
+
+  // The OpenID Connect provider (issue 19, docs/oidc.md): any application signs in with the hub.
+  const pageAssets = deps.pageAssets ?? loadPageAssets()
+  const oidcClients = createOidcClients(db)
+  const connectedApplications = createConnectedApplications(db, now)
+  await app.register(oidcProviderRoutes, {
+    issuer: config.publicUrl,
+    db,
+    clients: oidcClients,
+    connectedApplications,
+    keyring,
+    cookieKeys,
+    accountOf: identityProvider.builtin ? builtinProviderAccounts(db) : externalProviderAccounts(db, now),
+    sessions,
+    privacy,
+    audit,
+    assets: pageAssets,
+    accountPages: identityProvider.builtin !== undefined,
+    behindProxy: config.trustedProxies.length > 0,
+    now
+  })
+  app.addHook('onClose', scheduleProviderRecordPruning(db, now, logger))
 
   // The browser pages, on the same session rows and the same privacy service.
   await app.register(hubPages, {
@@ -273,12 +321,17 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       return session && { sessionId: session.id, userId: session.userId, email: session.email }
     },
     sessionsOf: (session) => accountSessions.list(session.userId, session.sessionId),
+    activity,
     applications: config.apps,
     privacy,
     exportDatasets,
+    exportApplications: Object.keys(config.appExports),
     secureCookies: secure,
     cspNonce: (reply) => reply.cspNonce.script,
-    assets: deps.pageAssets ?? loadPageAssets()
+    assets: pageAssets,
+    connectedApplications,
+    // Account and recovery pages for the built-in provider's accounts only, as their API.
+    ...(identityProvider.builtin ? { ownAccount: createOwnAccountRepository(db), ownSignIn: { twoStep: twoStepRepository, passkeys } } : {})
   })
   return app
 }

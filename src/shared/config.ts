@@ -48,6 +48,8 @@ export interface TasksConfig {
   hubJwksUrl: URL
   /** The `Host` values it answers to (canonical: see `canonicalHost`); any other is refused with 421. */
   allowedHosts: string[]
+  /** Where a browser reaches its pages (TASKS_PUBLIC_URL): its sign-in redirect and logout URLs are under it. */
+  publicUrl: string
 }
 
 /** Where the hub says it is by default; the task manager finds the hub from it. */
@@ -110,7 +112,10 @@ export function readConfig(env: Env = process.env): Config {
   const tasksPort = read.port('PORT', 3000)
   const tasksAppId = read.identifier('TASKS_APP_ID', 'tasks')
   const host = read.host('HOST', '127.0.0.1')
-  const hub = readHubConfig(read, `${tasksAppId}=${browsableUrl(host, tasksPort)}`)
+  const tasksUrl = browsableUrl(host, tasksPort)
+  // Where browsers reach the pages: the dashboard links there, and the sign-in redirects come back there.
+  const tasksPublicUrl = withoutTrailingSlash(read.url('TASKS_PUBLIC_URL', tasksUrl))
+  const hub = readHubConfig(read, `${tasksAppId}=${tasksPublicUrl};events=${tasksUrl}${TASKS_SECURITY_EVENTS_PATH};export=${tasksUrl}${TASKS_EXPORT_PATH}`)
   const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
@@ -127,7 +132,8 @@ export function readConfig(env: Env = process.env): Config {
       auth: read.oneOf('TASKS_AUTH', TASKS_AUTH_MODES, 'header'),
       hubIssuer,
       hubJwksUrl: read.url('HUB_JWKS_URL', `${hubIssuer}/.well-known/jwks.json`),
-      allowedHosts: readTasksAllowedHosts(read, host, tasksPort)
+      allowedHosts: readTasksAllowedHosts(read, host, tasksPort),
+      publicUrl: tasksPublicUrl
     },
     hub
   }

@@ -1,23 +1,29 @@
 import type { Service, ServiceContext } from '../shared/runtime.js'
-import type { SsoTokenVerifier } from '../shared/sso/token-verifier.js'
+import type { JWTVerifyGetKey } from 'jose'
 import { buildTasksApp } from './app.js'
+import { tasksCookieKeys } from './web/cookie-keys.js'
+import { registerTasksClient } from './web/hub-client-registration.js'
 
 export interface TasksServiceOptions {
-  /** Verifies SSO tokens without HTTP when the hub runs in the same process. */
-  verifySsoToken?: (context: ServiceContext) => Promise<SsoTokenVerifier>
+  /** The hub's public keys without HTTP when the hub runs in the same process: SSO tokens and security events verify against them. */
+  hubKeys?: (context: ServiceContext) => Promise<JWTVerifyGetKey>
+  /** Register the pages as the hub's first-party OpenID Connect client: the hub shares this database. */
+  registerWithHub?: boolean
 }
 
-export function createTasksService({ verifySsoToken }: TasksServiceOptions = {}): Service {
+export function createTasksService({ hubKeys, registerWithHub = false }: TasksServiceOptions = {}): Service {
   return {
     name: 'tasks',
     port: (config) => config.tasks.port,
     build: async (context) => {
       const { config, db, logger } = context
+      if (registerWithHub) await registerTasksClient(db, config.tasks, logger)
       return buildTasksApp({
         config: config.tasks,
         db,
         logger,
-        ...(verifySsoToken ? { verifySsoToken: await verifySsoToken(context) } : {})
+        cookieKeys: tasksCookieKeys(config.shared.dataDir),
+        ...(hubKeys ? { hubKeys: await hubKeys(context) } : {})
       })
     }
   }

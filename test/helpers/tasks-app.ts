@@ -28,7 +28,7 @@ export const failingGrants = {
 
 export function buildTestTasksApp(
   db: Kysely<Database>,
-  options: { config?: Partial<TasksConfig> } & Pick<TasksAppDependencies, 'accessResolver' | 'verifySsoToken'> = {}
+  options: { config?: Partial<TasksConfig> } & Pick<TasksAppDependencies, 'accessResolver' | 'verifySsoToken' | 'hubKeys' | 'now' | 'cookieKeys'> = {}
 ) {
   const { config, ...overrides } = options
   return buildTasksApp({ config: { ...TEST_TASKS_CONFIG, ...config }, db, logger: createLogger('silent'), ...overrides })

@@ -83,6 +83,13 @@ describe('configuration', () => {
     expect(readConfig({ HOST: 'fd00::5' }).hub.apps).toEqual({ tasks: 'http://[fd00::5]:3000' })
   })
 
+  it('TASKS_PUBLIC_URL names where browsers reach the pages, and the dashboard links there', () => {
+    expect(readConfig({ PORT: '4000' }).tasks.publicUrl).toBe('http://localhost:4000')
+    const config = readConfig({ TASKS_PUBLIC_URL: 'https://tasks.example.org/' })
+    expect(config.tasks.publicUrl).toBe('https://tasks.example.org')
+    expect(config.hub.apps).toEqual({ tasks: 'https://tasks.example.org' })
+  })
+
   it.each(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'tasks.internal', 'host-1.example.org'])('accepts HOST=%s', (host) => {
     expect(readConfig({ HOST: host }).shared.host).toBe(host)
   })
@@ -104,6 +111,7 @@ describe('configuration', () => {
     ['TASKS_AUTH', 'password'],
     ['HUB_JWKS_URL', 'ftp://keys'],
     ['HUB_ISSUER', 'not a url'],
+    ['TASKS_PUBLIC_URL', 'tasks.example.org'],
     ['HOST', 'not a host'],
     ['HOST', 'http://localhost'],
     ['HOST', '256.1.1.1.'],

@@ -20,6 +20,17 @@ import * as sessionEmailVerified from './migrations/0031-session-email-verified.
 import * as mailQueue from './migrations/0040-mail-queue.js'
 import * as emailVerified from './migrations/0041-email-verified.js'
 import * as profile from './migrations/0042-profile.js'
+import * as securityEventOutbox from './migrations/0043-security-event-outbox.js'
+import * as receivedSecurityEvents from './migrations/0044-received-security-events.js'
+import * as sessionAuthenticatedAt from './migrations/0045-session-authenticated-at.js'
+import * as totp from './migrations/0046-totp.js'
+import * as loginChallenges from './migrations/0047-login-challenges.js'
+import * as passkeys from './migrations/0048-passkeys.js'
+import * as knownDevices from './migrations/0049-known-devices.js'
+import * as oidcProviderRecords from './migrations/0050-oidc-provider-records.js'
+import * as oidcClients from './migrations/0051-oidc-clients.js'
+import * as oidcProviderHubSessions from './migrations/0052-oidc-provider-hub-sessions.js'
+import * as tasksSessions from './migrations/0053-tasks-sessions.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -33,7 +44,18 @@ const migrations: Record<string, Migration> = {
   '0031-session-email-verified': sessionEmailVerified,
   '0040-mail-queue': mailQueue,
   '0041-email-verified': emailVerified,
-  '0042-profile': profile
+  '0042-profile': profile,
+  '0043-security-event-outbox': securityEventOutbox,
+  '0044-received-security-events': receivedSecurityEvents,
+  '0045-session-authenticated-at': sessionAuthenticatedAt,
+  '0046-totp': totp,
+  '0047-login-challenges': loginChallenges,
+  '0048-passkeys': passkeys,
+  '0049-known-devices': knownDevices,
+  '0050-oidc-provider-records': oidcProviderRecords,
+  '0051-oidc-clients': oidcClients,
+  '0052-oidc-provider-hub-sessions': oidcProviderHubSessions,
+  '0053-tasks-sessions': tasksSessions
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

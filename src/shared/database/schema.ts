@@ -17,6 +17,17 @@ export interface Database {
   usedIdTokens: UsedIdTokensTable
   mailQueue: MailQueueTable
   mailTokens: MailTokensTable
+  securityEventOutbox: SecurityEventOutboxTable
+  receivedSecurityEvents: ReceivedSecurityEventsTable
+  totpCredentials: TotpCredentialsTable
+  recoveryCodes: RecoveryCodesTable
+  loginChallenges: LoginChallengesTable
+  passkeys: PasskeysTable
+  passkeyChallenges: PasskeyChallengesTable
+  knownDevices: KnownDevicesTable
+  oidcProviderRecords: OidcProviderRecordsTable
+  oidcClients: OidcClientsTable
+  tasksSessions: TasksSessionsTable
 }
 
 export interface TasksTable {
@@ -250,4 +261,57 @@ export interface CspReportsTable {
   count: number
   firstSeen: string
   lastSeen: string
+}
+
+/** The devices an account has signed in from, by the name their user agent gives (see known-devices.ts). */
+export interface KnownDevicesTable {
+  userId: string
+  /** "Chrome on Linux"; empty when the user agent names nothing. */
+  device: string
+  firstSeenAt: string
+  lastSeenAt: string
+}
+
+/** The OpenID Connect provider's models (codes, tokens, grants, sessions), keyed by model and id. */
+export interface OidcProviderRecordsTable {
+  model: string
+  id: string
+  /** oidc-provider's payload, JSON. */
+  payload: string
+  grantId: string | null
+  uid: string | null
+  userCode: string | null
+  accountId: string | null
+  clientId: string | null
+  expiresAt: string | null
+  consumedAt: string | null
+  /** A provider session's: the hub session it was signed in with (migration 0052). */
+  hubSessionId: string | null
+}
+
+/** Applications that sign in with the hub over OpenID Connect. */
+export interface OidcClientsTable {
+  id: string
+  name: string
+  /** SHA-256 of the secret, base64url; null for a public client. */
+  secretHash: string | null
+  /** JSON array of URLs. */
+  redirectUris: string
+  /** JSON array of URLs. */
+  postLogoutRedirectUris: string
+  backchannelLogoutUri: string | null
+  /** 0 or 1. */
+  firstParty: number
+  createdAt: string
+}
+
+/** The task manager's browser sessions (migration 0053). */
+export interface TasksSessionsTable {
+  /** SHA-256 of the cookie's token, base64url. */
+  tokenHash: string
+  userId: string
+  /** The hub's OpenID Connect session id (`sid`), which back-channel logouts name. */
+  hubSid: string | null
+  createdAt: string
+  expiresAt: string
 }

@@ -1,0 +1,78 @@
+import cookie from '@fastify/cookie'
+import type { CookieSerializeOptions } from '@fastify/cookie'
+import type { FastifyInstance } from 'fastify'
+import type { JWTVerifyGetKey } from 'jose'
+import { Type } from 'typebox'
+import type { AccessResolver } from '../../shared/access-grants/access-resolver.js'
+import { type PageAssets, assetRoutes } from '../../hub/pages/assets.js'
+import { LANGUAGE_COOKIE, isLanguage } from '../../hub/pages/language.js'
+import { safeNextPath } from '../../hub/pages/next-path.js'
+import type { TasksRepository } from '../repository.js'
+import { authRoutes } from './auth-routes.js'
+import { browserSessionCookies } from './browser-session.js'
+import { createHubSignIn } from './hub-sign-in.js'
+import { logoutTokenVerifier } from './logout-token.js'
+import { pageRendering } from './page-rendering.js'
+import type { BrowserSessions } from './sessions.js'
+import { taskPages } from './task-pages.js'
+
+export interface TaskManagerPagesOptions {
+  publicUrl: string
+  hubIssuer: string
+  /** The task manager's client id at the hub: its application id. */
+  clientId: string
+  hubKeys: JWTVerifyGetKey
+  cookieKeys: readonly string[]
+  sessions: BrowserSessions
+  tasks: TasksRepository
+  assets: PageAssets
+  access: { resolver: AccessResolver; applicationId: string; permissionsEnabled: boolean }
+}
+
+const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
+/** As the hub's: a preference, a year, no script reads it. Shared with the hub on one host, so one switch serves both. */
+const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
+
+/**
+ * The pages' policy: no script at all (every page works with forms alone), the hub's stylesheet
+ * from here, and forms that may lead to the hub (signing out continues there).
+ */
+export function pagesContentSecurityPolicy(hubIssuer: string): string {
+  return `default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${new URL(hubIssuer).origin}; frame-ancestors 'none'; base-uri 'none'`
+}
+
+/** The task manager's browser face (docs/task-manager.md, "Pages"), beside the API and apart from it: its own body parser, cookies and policy. */
+export async function taskManagerPages(app: FastifyInstance, options: TaskManagerPagesOptions) {
+  const { publicUrl, hubIssuer, clientId, hubKeys, cookieKeys, sessions, tasks, assets, access } = options
+  const secure = new URL(publicUrl).protocol === 'https:'
+  const policy = pagesContentSecurityPolicy(hubIssuer)
+
+  await app.register(cookie)
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)))
+  })
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('content-security-policy', policy)
+    done()
+  })
+
+  const cookies = browserSessionCookies({ keys: cookieKeys, secure, sessions })
+  const pages = pageRendering({ cookies, stylesheet: assets.stylesheet, hubUrl: `${hubIssuer}/dashboard` })
+
+  await app.register(assetRoutes, { assets })
+  app.get<{ Querystring: { lang?: unknown; next?: unknown } }>('/language', { schema: { hide: true, querystring: LanguageQuery } }, async (request, reply) => {
+    const { lang, next } = request.query
+    if (isLanguage(lang)) reply.setCookie(LANGUAGE_COOKIE, lang, languageCookieOptions(secure))
+    return reply.redirect(safeNextPath(next) ?? '/', 303)
+  })
+  await app.register(authRoutes, {
+    hubSignIn: createHubSignIn({ issuer: hubIssuer, clientId, publicUrl }),
+    cookies,
+    sessions,
+    verifyLogoutToken: logoutTokenVerifier({ keys: hubKeys, issuer: hubIssuer, clientId }),
+    keys: cookieKeys,
+    secure,
+    pages
+  })
+  await app.register(taskPages, { tasks, cookies, pages, access })
+}
