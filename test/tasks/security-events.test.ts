@@ -55,7 +55,7 @@ describe.each(databasesUnderTest())('the task manager taking security events on 
     await createTask('replayed-user', 'Made after the purge')
     const replay = await push(token)
     expect(replay.statusCode).toBe(400)
-    expect(replay.json()).toEqual({ err: 'invalid_request', description: 'this jti was received before' })
+    expect(replay.json()).toEqual({ err: 'invalid_request', description: 'this jti was received before', error: 'this jti was received before' })
     expect(await titlesOf('replayed-user')).toEqual(['Made after the purge'])
   })
 
@@ -96,7 +96,7 @@ describe.each(databasesUnderTest())('the task manager taking security events on 
       .setAudience('tasks')
       .setIssuedAt()
       .sign(key)
-    expect((await push(twoEvents)).json()).toEqual({ err: 'invalid_request', description: 'events must hold exactly one event' })
+    expect((await push(twoEvents)).json()).toEqual({ err: 'invalid_request', description: 'events must hold exactly one event', error: 'events must hold exactly one event' })
   })
 
   it('takes a verified event of a type it does not know with 202, and ignores it', async () => {

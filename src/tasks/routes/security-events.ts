@@ -22,7 +22,8 @@ const SET_MAX_BYTES = 16 * 1024
 const SecurityEventError = Type.Object(
   {
     err: Type.Union([Type.Literal('invalid_request'), Type.Literal('invalid_key'), Type.Literal('invalid_issuer'), Type.Literal('invalid_audience')]),
-    description: Type.String()
+    description: Type.String(),
+    error: Type.String({ description: "The description again, under the name every other error of the project's has" })
   },
   { description: 'The SET is refused (RFC 8935 section 2.3); the hub does not act on the answer but keeps it for its operator' }
 )
@@ -65,7 +66,7 @@ export async function securityEventRoutes(app: App, { db, tasks, revokedSubjects
       schema: {
         summary: "Take a security event of the hub (RFC 8417 SET, pushed as application/secevent+jwt)",
         description:
-          "Both refuse the user's SSO tokens issued before the change and end their sessions in the pages; account-purged also deletes the user's tasks and access grants. Errors follow RFC 8935: {err, description}.",
+          "Both refuse the user's SSO tokens issued before the change and end their sessions in the pages; account-purged also deletes the user's tasks and access grants. Errors follow RFC 8935: {err, description}, with the description also as `error`.",
         tags: ['security events'],
         security: [],
         response: { 202: { description: 'Accepted; no body' }, 400: SecurityEventError }
@@ -78,7 +79,7 @@ export async function securityEventRoutes(app: App, { db, tasks, revokedSubjects
         if (!(await act(event))) throw new SecurityEventRefused('invalid_request', 'this jti was received before')
       } catch (error) {
         if (!(error instanceof SecurityEventRefused)) throw error
-        return reply.code(400).send({ err: error.code, description: error.message })
+        return reply.code(400).send({ err: error.code, description: error.message, error: error.message })
       }
       return reply.code(202).send()
     }
