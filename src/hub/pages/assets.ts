@@ -2,11 +2,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { App } from '../../shared/http/server.js'
 
-/** The client script and stylesheet, under content-hashed names written by `npm run build`. */
+/** The client scripts and stylesheet, under content-hashed names written by `npm run build`. */
 export interface PageAssets {
   /** URL paths for the page shell. */
   script: string
   stylesheet: string
+  /** The task manager pages' script (src/tasks/client), served by the task manager. */
+  tasksScript: string
   files: ReadonlyMap<string, { body: Buffer; contentType: string }>
 }
 
@@ -33,14 +35,14 @@ const CONTENT_TYPES: Record<string, string> = {
 export function loadPageAssets(dir: string = builtAssetsDir()): PageAssets {
   const manifestPath = path.join(dir, ASSETS_MANIFEST)
   if (!fs.existsSync(manifestPath)) throw new Error(`The hub's page assets are missing (${manifestPath}); run npm run build`)
-  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { script: string; stylesheet: string }
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { script: string; stylesheet: string; tasksScript: string }
   const files = new Map(
     fs
       .readdirSync(dir)
       .filter((name) => name !== ASSETS_MANIFEST && CONTENT_TYPES[path.extname(name)] !== undefined)
       .map((name) => [name, { body: fs.readFileSync(path.join(dir, name)), contentType: CONTENT_TYPES[path.extname(name)] as string }])
   )
-  return { script: ASSETS_URL_PREFIX + manifest.script, stylesheet: ASSETS_URL_PREFIX + manifest.stylesheet, files }
+  return { script: ASSETS_URL_PREFIX + manifest.script, stylesheet: ASSETS_URL_PREFIX + manifest.stylesheet, tasksScript: ASSETS_URL_PREFIX + manifest.tasksScript, files }
 }
 
 /** A year, immutable: each build names its files by their content, so a changed file is a new URL. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { VNode } from 'preact'
 import { render } from 'preact-render-to-string'
@@ -8,14 +9,16 @@ import { MessagePage, type TasksPageContext } from './views.js'
 
 export interface PageRenderingOptions {
   cookies: BrowserSessionCookies
-  stylesheet: string
+  assets: { stylesheet: string; script: string }
   hubUrl: string
+  /** The pages' Content-Security-Policy admitting the page script by this nonce. */
+  policyWithNonce: (nonce: string) => string
 }
 
 export type PageRendering = ReturnType<typeof pageRendering>
 
-/** The page language (the shared `lang` cookie, else Accept-Language), the page shell's data, and sending a page. */
-export function pageRendering({ cookies, stylesheet, hubUrl }: PageRenderingOptions) {
+/** The page language (the shared `lang` cookie, else Accept-Language), the page shell's data and policy, and sending a page. */
+export function pageRendering({ cookies, assets, hubUrl, policyWithNonce }: PageRenderingOptions) {
   const languageOf = (request: FastifyRequest) => chooseLanguage(request.cookies[LANGUAGE_COOKIE], request.headers['accept-language'])
   function contextOf(request: FastifyRequest, reply: FastifyReply, session: SignedInRequest): TasksPageContext & { csrfToken: string }
   function contextOf(request: FastifyRequest, reply: FastifyReply, session: null): TasksPageContext
@@ -23,7 +26,10 @@ export function pageRendering({ cookies, stylesheet, hubUrl }: PageRenderingOpti
     const language = languageOf(request)
     reply.header('content-language', language)
     const csrfToken = session === null ? null : cookies.csrfTokenFor(request, reply, session)
-    return { language, t: tasksTranslator(language), stylesheet, currentPath: request.url, csrfToken, hubUrl }
+    // Every page gets a fresh nonce: its script tag carries it, and only this response's policy names it.
+    const scriptNonce = randomBytes(16).toString('base64')
+    reply.header('content-security-policy', policyWithNonce(scriptNonce))
+    return { language, t: tasksTranslator(language), assets, scriptNonce, currentPath: request.url, csrfToken, hubUrl }
   }
 
   // Pages show personal data: never stored by a shared cache or the browser's back-forward store.

@@ -3,10 +3,10 @@ import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { FastifyInstance } from 'fastify'
 import type { JWTVerifyGetKey } from 'jose'
 import { Type } from 'typebox'
-import type { AccessResolver } from '../../shared/access-grants/access-resolver.js'
 import { type PageAssets, assetRoutes } from '../../hub/pages/assets.js'
 import { LANGUAGE_COOKIE, isLanguage } from '../../hub/pages/language.js'
 import { safeNextPath } from '../../hub/pages/next-path.js'
+import type { AccessRule } from '../plugins/access-check.js'
 import type { TasksRepository } from '../repository.js'
 import { authRoutes } from './auth-routes.js'
 import { browserSessionCookies } from './browser-session.js'
@@ -26,7 +26,7 @@ export interface TaskManagerPagesOptions {
   sessions: BrowserSessions
   tasks: TasksRepository
   assets: PageAssets
-  access: { resolver: AccessResolver; applicationId: string; permissionsEnabled: boolean }
+  access: AccessRule
 }
 
 const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
@@ -34,30 +34,37 @@ const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: T
 const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
 
 /**
- * The pages' policy: no script at all (every page works with forms alone), the hub's stylesheet
- * from here, and forms that may lead to the hub (signing out continues there).
+ * The pages' policy: the hub's stylesheet from here, forms that may lead to the hub (signing out
+ * continues there), and script only with the page's nonce. A response that is not a page (a
+ * redirect, a refusal) gets no nonce and so no script at all.
  */
-export function pagesContentSecurityPolicy(hubIssuer: string): string {
-  return `default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${new URL(hubIssuer).origin}; frame-ancestors 'none'; base-uri 'none'`
+export function pagesContentSecurityPolicy(hubIssuer: string, scriptNonce: string | null = null): string {
+  const script = scriptNonce === null ? "script-src 'none'" : `script-src 'nonce-${scriptNonce}'; connect-src 'self'`
+  return `default-src 'none'; ${script}; style-src 'self'; img-src 'self'; form-action 'self' ${new URL(hubIssuer).origin}; frame-ancestors 'none'; base-uri 'none'`
 }
 
 /** The task manager's browser face (docs/task-manager.md, "Pages"), beside the API and apart from it: its own body parser, cookies and policy. */
 export async function taskManagerPages(app: FastifyInstance, options: TaskManagerPagesOptions) {
   const { publicUrl, hubIssuer, clientId, hubKeys, cookieKeys, sessions, tasks, assets, access } = options
   const secure = new URL(publicUrl).protocol === 'https:'
-  const policy = pagesContentSecurityPolicy(hubIssuer)
+  const scriptlessPolicy = pagesContentSecurityPolicy(hubIssuer)
 
   await app.register(cookie)
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)))
   })
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('content-security-policy', policy)
+    reply.header('content-security-policy', scriptlessPolicy)
     done()
   })
 
   const cookies = browserSessionCookies({ keys: cookieKeys, secure, sessions })
-  const pages = pageRendering({ cookies, stylesheet: assets.stylesheet, hubUrl: `${hubIssuer}/dashboard` })
+  const pages = pageRendering({
+    cookies,
+    assets: { stylesheet: assets.stylesheet, script: assets.tasksScript },
+    hubUrl: `${hubIssuer}/dashboard`,
+    policyWithNonce: (nonce) => pagesContentSecurityPolicy(hubIssuer, nonce)
+  })
 
   await app.register(assetRoutes, { assets })
   app.get<{ Querystring: { lang?: unknown; next?: unknown } }>('/language', { schema: { hide: true, querystring: LanguageQuery } }, async (request, reply) => {

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AccessResolver } from '../../shared/access-grants/access-resolver.js'
 import type { Permission } from '../../shared/access-grants/grant.js'
-import { serviceUnavailable } from '../../shared/errors.js'
 import { PLAIN_TEXT } from '../../shared/http/validation.js'
 import { safeNextPath } from '../../hub/pages/next-path.js'
 import { type ListPosition, decodeCursor, encodeCursor } from '../cursor.js'
+import { type AccessRule, checkAccess } from '../plugins/access-check.js'
 import type { TasksRepository } from '../repository.js'
 import { isTaskId, newTask } from '../rules.js'
 import { DESCRIPTION_MAX_LENGTH, TASK_STATUSES, TITLE_MAX_LENGTH, type TaskStatus } from '../schemas.js'
@@ -22,7 +21,7 @@ export interface TaskPagesOptions {
   tasks: TasksRepository
   cookies: BrowserSessionCookies
   pages: PageRendering
-  access: { resolver: AccessResolver; applicationId: string; permissionsEnabled: boolean }
+  access: AccessRule
 }
 
 const hide = true
@@ -44,20 +43,6 @@ const isStatus = (value: unknown): value is TaskStatus => typeof value === 'stri
  * session's CSRF token.
  */
 export async function taskPages(app: FastifyInstance, { tasks, cookies, pages, access }: TaskPagesOptions) {
-  const { resolver, applicationId, permissionsEnabled } = access
-
-  /** The access check of the API, for the person behind the page: the default grant on first use, permissions when enforced. */
-  const mayDo = async (request: FastifyRequest, userId: string, permission: Permission): Promise<boolean> => {
-    try {
-      const grant = await resolver.resolve(userId, applicationId)
-      return !permissionsEnabled || grant.permissions.includes(permission)
-    } catch (error) {
-      request.log.error({ err: error }, 'access check failed')
-      if (permissionsEnabled) throw serviceUnavailable('Access grants are unavailable')
-      return true
-    }
-  }
-
   const showMessage = (request: FastifyRequest, reply: FastifyReply, session: SignedInRequest, status: number, key: TasksMessageKey) => {
     const context = pages.contextOf(request, reply, session)
     return pages.send(reply.code(status), <MessagePage context={context} title={context.t(key)} text={context.t(key)} link={{ href: '/', label: context.t('tasks.title') }} />)
@@ -77,7 +62,8 @@ export async function taskPages(app: FastifyInstance, { tasks, cookies, pages, a
       await pages.refusedForm(request, reply, session)
       return null
     }
-    if (!(await mayDo(request, session.userId, permission))) {
+    // The API's rule for the person behind the page.
+    if (!(await checkAccess(access, request, session.userId, permission)).allowed) {
       await showMessage(request, reply, session, 403, 'error.permission')
       return null
     }

@@ -12,7 +12,10 @@ export const PAGES_PREFIX = '/pages/tasks'
 export interface TasksPageContext {
   language: Language
   t: TasksTranslate
-  stylesheet: string
+  /** The hub's stylesheet and the pages' script (src/tasks/client), by their hashed URLs. */
+  assets: { stylesheet: string; script: string }
+  /** This response's CSP nonce: the only script the page runs carries it. */
+  scriptNonce: string
   /** The page's own path and query, where the language switch comes back to. */
   currentPath: string
   /** The CSRF token the page's forms repeat; null on pages shown signed out. */
@@ -22,14 +25,15 @@ export interface TasksPageContext {
 }
 
 export function TasksLayout({ context, title, children }: { context: TasksPageContext; title: string; children: ComponentChildren }) {
-  const { t, language, stylesheet, csrfToken, hubUrl } = context
+  const { t, language, assets, scriptNonce, csrfToken, hubUrl } = context
   return (
     <html lang={language}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${t('site.name')}`}</title>
-        <link rel="stylesheet" href={stylesheet} />
+        <link rel="stylesheet" href={assets.stylesheet} />
+        <script type="module" src={assets.script} nonce={scriptNonce} />
       </head>
       <body>
         <a class="skip-link" href="#main">
@@ -71,6 +75,8 @@ export function TasksLayout({ context, title, children }: { context: TasksPageCo
           <h1>{title}</h1>
           {children}
         </main>
+        {/* Where the page script says what changed when it updates the page without loading another. */}
+        <p id="page-announcer" class="visually-hidden" role="status" />
       </body>
     </html>
   )

@@ -69,6 +69,13 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
 
   const expectAccessible = async () => {
     expect(await seriousAccessibilityViolations(page), page.url()).toEqual([])
+    // Tab goes on from where focus last was; after the page script moved it into <main>, walk the
+    // whole page from the top, as after a load.
+    await page.evaluate(() => {
+      document.body.tabIndex = -1
+      document.body.focus()
+      document.body.removeAttribute('tabindex')
+    })
     expect(await keyboardWalk(page), page.url()).toEqual({ unreached: [], withoutFocusOutline: [] })
   }
   const heading = () => page.getByRole('heading', { level: 1 }).textContent()
@@ -78,23 +85,27 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     await page.getByLabel(words.title).fill(title)
     await page.getByLabel(words.description).fill('On the balcony')
     await page.getByRole('button', { name: words.add }).click()
-    await page.getByText(words.added).waitFor()
+    // In <main>: the page script also says the notice in its (hidden) live region.
+    await page.getByRole('main').getByText(words.added).waitFor()
     expect(await page.getByRole('heading', { level: 3, name: title }).count()).toBe(1)
     await expectAccessible()
 
     await page.getByRole('link', { name: `${words.edit}: ${title}` }).click()
+    // The page script swaps the edit form in: wait for it, the list's add form has a title field too.
+    await page.getByRole('button', { name: words.save }).waitFor()
     await page.getByLabel(words.title).fill(renamed)
     await page.getByRole('button', { name: words.save }).click()
-    await page.getByText(words.saved).waitFor()
+    await page.getByRole('main').getByText(words.saved).waitFor()
 
     const statusForm = page.getByRole('form', { name: new RegExp(renamed) })
     await statusForm.getByRole('button', { name: words.done }).click()
     await statusForm.locator('button[aria-pressed="true"]', { hasText: words.done }).waitFor()
 
     await page.getByRole('link', { name: `${words.delete}: ${renamed}` }).click()
+    await page.getByRole('button', { name: words.confirm }).waitFor()
     await expectAccessible()
     await page.getByRole('button', { name: words.confirm }).click()
-    await page.getByText(words.deleted).waitFor()
+    await page.getByRole('main').getByText(words.deleted).waitFor()
     expect(await page.getByRole('heading', { level: 3, name: renamed }).count()).toBe(0)
   }
 
@@ -116,6 +127,45 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
       'Water the plants',
       'Water the garden'
     )
+  })
+
+  it('with the page script, changes a status in place: no reload, focus kept, the change announced', async () => {
+    await page.getByLabel('Title').fill('Sweep the porch')
+    await page.getByRole('button', { name: 'Add task' }).click()
+    await page.getByRole('main').getByText('Task added.').waitFor()
+    // A page load would forget this; the list swapped in place keeps it.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }))
+
+    const statusForm = page.getByRole('form', { name: 'Status of “Sweep the porch”' })
+    await statusForm.getByRole('button', { name: 'In progress' }).click()
+    await statusForm.locator('button[aria-pressed="true"]', { hasText: 'In progress' }).waitFor()
+
+    expect(await page.evaluate(() => ({ sameDocument: 'sameDocument' in window, loads: performance.getEntriesByType('navigation').length }))).toEqual({ sameDocument: true, loads: 1 })
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('In progress')
+    await expect.poll(() => page.locator('#page-announcer').textContent()).toBe('Status of “Sweep the porch”: In progress')
+    await expectAccessible()
+
+    // Deleting goes through the confirmation, in place too, and the address follows.
+    await page.getByRole('link', { name: 'Delete: Sweep the porch' }).click()
+    await page.getByRole('button', { name: 'Delete task' }).click()
+    await page.getByRole('main').getByText('Task deleted.').waitFor()
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+    expect(new URL(page.url()).search).toBe('?notice=deleted')
+  })
+
+  it('hands a form back to the browser when its answer leaves the site: an ended session signs in at the hub again', async () => {
+    await page.getByLabel('Title').fill('Fold the laundry')
+    await page.getByRole('button', { name: 'Add task' }).click()
+    await page.getByRole('main').getByText('Task added.').waitFor()
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }))
+    await context.clearCookies({ name: 'tasks-session' })
+
+    const hubVisit = page.waitForRequest((request) => request.url().startsWith(`${hub.url}/oidc/auth`))
+    await page.getByRole('form', { name: 'Status of “Fold the laundry”' }).getByRole('button', { name: 'Completed' }).click()
+    await hubVisit
+    await page.waitForURL(`${tasks.url}/`)
+    expect(await heading()).toBe('Your tasks')
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(false)
   })
 
   it('does the same in Spanish after the language switch', async () => {

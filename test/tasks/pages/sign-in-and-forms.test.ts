@@ -74,14 +74,24 @@ describe.each(databasesUnderTest())('The task manager’s pages, signed in throu
   it('signs a person signed in at the hub in without a form, with an HttpOnly tasks-session cookie', async () => {
     const { browser, list } = await signedInPerson()
     expect(list.html).toContain('<h1>Your tasks</h1>')
+    const nonce = /script-src 'nonce-([^']+)'/.exec(list.headers.get('content-security-policy') ?? '')?.[1] ?? ''
     expect(list.headers.get('content-security-policy')).toBe(
-      `default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${hub.issuer}; frame-ancestors 'none'; base-uri 'none'`
+      `default-src 'none'; script-src 'nonce-${nonce}'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self' ${hub.issuer}; frame-ancestors 'none'; base-uri 'none'`
     )
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/)
     expect(list.headers.get('cache-control')).toBe('no-store')
-    expect(list.html).not.toMatch(/<script|\son[a-z]+=/i)
+    // One script: the bundle, by its hashed name and this response's nonce; nothing inline, no handlers.
+    const scriptSrc = /<script type="module" src="([^"]+)"/.exec(list.html)?.[1] ?? ''
+    expect(scriptSrc).toMatch(/^\/assets\/tasks-[A-Z0-9]+\.js$/)
+    expect([...list.html.matchAll(/<script[^>]*>/g)].map(([tag]) => tag)).toEqual([`<script type="module" src="${scriptSrc}" nonce="${nonce}">`])
+    expect(list.html).not.toMatch(/\son[a-z]+=/i)
+    expect((await browser.request(`${origin}${scriptSrc}`)).headers.get('content-type')).toContain('text/javascript')
     expect(browser.cookies.get('tasks-session')).toBeTruthy()
-    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(list.html)?.[1] ?? ''
-    expect((await browser.request(`${origin}${stylesheet}`)).headers.get('content-type')).toContain('text/css')
+    const stylesheet = await browser.request(`${origin}${/<link rel="stylesheet" href="([^"]+)"/.exec(list.html)?.[1] ?? ''}`)
+    expect(stylesheet.headers.get('content-type')).toContain('text/css')
+    // Each page its own nonce; a response that is no page admits no script at all.
+    expect((await visit(browser, '/')).headers.get('content-security-policy')).not.toContain(nonce)
+    expect(stylesheet.headers.get('content-security-policy')).toContain("script-src 'none'")
   })
 
   it('refuses a forged or unknown session cookie: back to sign-in', async () => {
