@@ -18,12 +18,31 @@ export interface PageContext {
 
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
 
+/** The sentences of the shell itself, which every service's catalogue holds. */
+type ShellText = (key: 'site.name' | 'site.skipToContent' | 'site.languageSwitch' | 'site.language') => string
+
+export interface PageShellProps {
+  t: ShellText
+  language: Language
+  title: string
+  /** The page's own path and query, where the language switch comes back to. */
+  currentPath: string
+  assets: { script: string; stylesheet: string }
+  /** The CSP nonce of this response, for the one script tag. */
+  nonce: string
+  /** The body's data attributes (`data-*`): state and messages for the page's script. */
+  bodyData?: Record<`data-${string}`, string>
+  navigation?: ComponentChildren
+  /** After the main region: a live region of the page's script, say. */
+  afterMain?: ComponentChildren
+  children: ComponentChildren
+}
+
 /**
- * The page shell. Localised messages the client script may show are handed to it as data
- * attributes, so the script holds no text of its own and needs no inline data.
+ * The document every page of the family is: head with the stylesheet and the one nonce'd script,
+ * a skip link, the header (site name, navigation, language switch) and the main region.
  */
-export function Layout({ context, title, children }: { context: PageContext; title: string; children: ComponentChildren }) {
-  const { t, language, nonce, assets, signedIn, accountPages } = context
+export function PageShell({ t, language, title, currentPath, assets, nonce, bodyData = {}, navigation, afterMain, children }: PageShellProps) {
   return (
     <html lang={language}>
       <head>
@@ -33,30 +52,45 @@ export function Layout({ context, title, children }: { context: PageContext; tit
         <link rel="stylesheet" href={assets.stylesheet} />
         <script type="module" src={assets.script} nonce={nonce} />
       </head>
-      <body
-        data-signed-in={signedIn ? 'true' : 'false'}
-        data-msg-network={t('error.network')}
-        data-msg-invalid-credentials={t('error.invalidCredentials')}
-        data-msg-email-taken={t('error.emailTaken')}
-        data-msg-too-many={t('error.tooManyRequests')}
-        data-msg-generic={t('error.generic')}
-        data-msg-working={t('form.working')}
-        data-msg-saved={t('form.saved')}
-      >
+      <body {...bodyData}>
         <a class="skip-link" href="#main">
           {t('site.skipToContent')}
         </a>
         <header class="site-header">
           <span class="site-name">{t('site.name')}</span>
-          {signedIn && <SiteNavigation t={t} accountPages={accountPages} />}
-          <LanguageSwitcher context={context} />
+          {navigation}
+          <LanguageSwitcher t={t} language={language} currentPath={currentPath} />
         </header>
         <main id="main" tabIndex={-1}>
           <h1>{title}</h1>
           {children}
         </main>
+        {afterMain}
       </body>
     </html>
+  )
+}
+
+/**
+ * The hub's page shell. Localised messages the client script may show are handed to it as data
+ * attributes, so the script holds no text of its own and needs no inline data.
+ */
+export function Layout({ context, title, children }: { context: PageContext; title: string; children: ComponentChildren }) {
+  const { t, signedIn, accountPages } = context
+  const bodyData = {
+    'data-signed-in': signedIn ? 'true' : 'false',
+    'data-msg-network': t('error.network'),
+    'data-msg-invalid-credentials': t('error.invalidCredentials'),
+    'data-msg-email-taken': t('error.emailTaken'),
+    'data-msg-too-many': t('error.tooManyRequests'),
+    'data-msg-generic': t('error.generic'),
+    'data-msg-working': t('form.working'),
+    'data-msg-saved': t('form.saved')
+  } as const
+  return (
+    <PageShell {...context} title={title} bodyData={bodyData} navigation={signedIn && <SiteNavigation t={t} accountPages={accountPages} />}>
+      {children}
+    </PageShell>
   )
 }
 
@@ -92,7 +126,7 @@ function SiteNavigation({ t, accountPages }: { t: Translate; accountPages: boole
 }
 
 /** A plain GET form, so switching language works without the script and needs no CSRF token. */
-function LanguageSwitcher({ context: { t, language, currentPath } }: { context: PageContext }) {
+function LanguageSwitcher({ t, language, currentPath }: { t: ShellText; language: Language; currentPath: string }) {
   return (
     <form method="get" action="/language" class="language-switcher" aria-label={t('site.languageSwitch')}>
       <input type="hidden" name="next" value={currentPath} />

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
-import { LANGUAGE_NAMES, Timestamp } from '../../hub/pages/layout.js'
-import { LANGUAGES, type Language } from '../../hub/pages/language.js'
+import { PageShell, Timestamp } from '../../hub/pages/layout.js'
+import type { Language } from '../../hub/pages/language.js'
 import type { Task } from '../rules.js'
 import { DESCRIPTION_MAX_LENGTH, TASK_STATUSES, TITLE_MAX_LENGTH, type TaskStatus } from '../schemas.js'
 import { CSRF_FIELD } from './cookies.js'
@@ -25,60 +25,35 @@ export interface TasksPageContext {
 }
 
 export function TasksLayout({ context, title, children }: { context: TasksPageContext; title: string; children: ComponentChildren }) {
-  const { t, language, assets, scriptNonce, csrfToken, hubUrl } = context
-  return (
-    <html lang={language}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${title} · ${t('site.name')}`}</title>
-        <link rel="stylesheet" href={assets.stylesheet} />
-        <script type="module" src={assets.script} nonce={scriptNonce} />
-      </head>
-      <body>
-        <a class="skip-link" href="#main">
-          {t('site.skipToContent')}
-        </a>
-        <header class="site-header">
-          <span class="site-name">{t('site.name')}</span>
-          <nav aria-label={t('site.mainNavigation')}>
-            <ul class="nav-list">
-              <li>
-                <a href="/">{t('tasks.title')}</a>
-              </li>
-              <li>
-                <a href={hubUrl}>{t('nav.hub')}</a>
-              </li>
-              {csrfToken !== null && (
-                <li>
-                  <form method="post" action="/auth/sign-out" class="inline-form">
-                    <CsrfField token={csrfToken} />
-                    <button type="submit" class="link-button">
-                      {t('nav.signOut')}
-                    </button>
-                  </form>
-                </li>
-              )}
-            </ul>
-          </nav>
-          <form method="get" action="/language" class="language-switcher" aria-label={t('site.languageSwitch')}>
-            <input type="hidden" name="next" value={context.currentPath} />
-            <span class="language-label">{t('site.language')}:</span>
-            {LANGUAGES.map((option) => (
-              <button type="submit" name="lang" value={option} lang={option} aria-pressed={option === language ? 'true' : 'false'}>
-                {LANGUAGE_NAMES[option]}
+  const { t, csrfToken, hubUrl } = context
+  const navigation = (
+    <nav aria-label={t('site.mainNavigation')}>
+      <ul class="nav-list">
+        <li>
+          <a href="/">{t('tasks.title')}</a>
+        </li>
+        <li>
+          <a href={hubUrl}>{t('nav.hub')}</a>
+        </li>
+        {csrfToken !== null && (
+          <li>
+            <form method="post" action="/auth/sign-out" class="inline-form">
+              <CsrfField token={csrfToken} />
+              <button type="submit" class="link-button">
+                {t('nav.signOut')}
               </button>
-            ))}
-          </form>
-        </header>
-        <main id="main" tabIndex={-1}>
-          <h1>{title}</h1>
-          {children}
-        </main>
-        {/* Where the page script says what changed when it updates the page without loading another. */}
-        <p id="page-announcer" class="visually-hidden" role="status" />
-      </body>
-    </html>
+            </form>
+          </li>
+        )}
+      </ul>
+    </nav>
+  )
+  // Where the page script says what changed when it updates the page without loading another.
+  const announcer = <p id="page-announcer" class="visually-hidden" role="status" />
+  return (
+    <PageShell {...context} nonce={context.scriptNonce} title={title} navigation={navigation} afterMain={announcer}>
+      {children}
+    </PageShell>
   )
 }
 
