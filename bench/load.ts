@@ -19,10 +19,11 @@ export interface Measurement {
  * one. Any connection error, timeout or non-2xx answer in either fails the scenario: throughput
  * of failing requests says nothing about the service.
  */
-export async function measure(scenario: Scenario, server: RunningService): Promise<Measurement> {
-  await run(scenario, server.baseUrl, LOAD.warmUpSeconds)
+export async function measure(scenario: Scenario, server: RunningService, sessionHeaders: Record<string, string>): Promise<Measurement> {
+  const headers = { ...scenario.headers, ...(scenario.signedIn ? sessionHeaders : {}) }
+  await run(scenario, headers, server.baseUrl, LOAD.warmUpSeconds)
   const cpuBefore = processCpuMicroseconds(server.pid)
-  const result = await run(scenario, server.baseUrl, LOAD.measuredSeconds)
+  const result = await run(scenario, headers, server.baseUrl, LOAD.measuredSeconds)
   const cpuAfter = processCpuMicroseconds(server.pid)
   return {
     requestsPerSecond: result.requests.average,
@@ -34,13 +35,13 @@ export async function measure(scenario: Scenario, server: RunningService): Promi
   }
 }
 
-async function run(scenario: Scenario, baseUrl: string, seconds: number): Promise<autocannon.Result> {
+async function run(scenario: Scenario, headers: Record<string, string>, baseUrl: string, seconds: number): Promise<autocannon.Result> {
   const result = await autocannon({
     url: `${baseUrl}${scenario.path}`,
     method: scenario.method,
     connections: LOAD.connections,
     duration: seconds,
-    ...(scenario.headers ? { headers: scenario.headers } : {}),
+    headers,
     ...(scenario.body === undefined ? {} : { body: scenario.body })
   })
   const failures = { errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the task manager's throughput against a bare node:http server on the same
- * machine. A measurement, so a missed target still exits 0; a failed request exits 1.
+ * `npm run bench`: the task manager's and the hub's throughput against a bare node:http server on
+ * the same machine. A measurement, so a missed target still exits 0; a failed request exits 1.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url'
 import { type Measurement, measure } from './load.js'
 import { type Row, formatReport } from './report.js'
 import { BASELINE_SCENARIO, SCENARIOS, type Server } from './scenarios.js'
-import { seedListUser } from './seed.js'
+import { seedListUser, signInHubUser } from './seed.js'
 import { type RunningService, signalAllServices, startService, stopAllServices } from './services.js'
 
 /** Rounds of every scenario; the report takes each scenario's median round. */
 const ROUNDS = 3
-/** Well above a normal run (about 75 s of load plus start-up), so a hang cannot last. */
-const TIME_LIMIT_MS = 180_000
+/** Well above a normal run (about 105 s of load plus start-up), so a hang cannot last. */
+const TIME_LIMIT_MS = 240_000
 
 /** The build output: dist/bench/run.js is two levels below it. */
 const distDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
@@ -45,7 +45,8 @@ try {
   const nodeFlags = startScriptNodeFlags()
   const servers = await startServers(workDir, nodeFlags)
   await seedListUser(servers.tasks.baseUrl)
-  const rows = await measureScenarios(servers)
+  const hubSession = await signInHubUser(servers.hub.baseUrl)
+  const rows = await measureScenarios(servers, hubSession)
   console.log(formatReport(rows, new Date(), nodeFlags))
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`)
@@ -58,7 +59,7 @@ try {
 async function startServers(directory: string, nodeFlags: string[]): Promise<Record<Server, RunningService>> {
   // Only what the services need: an inherited DATABASE_URL, LOG_LEVEL or PORT must not leak in.
   const env = { PATH: process.env.PATH ?? '', NODE_ENV: 'production' }
-  const [bare, tasks] = await Promise.all([
+  const [bare, tasks, hub] = await Promise.all([
     startService({
       name: 'bare',
       script: path.join(distDir, 'bench', 'bare-server.js'),
@@ -74,9 +75,19 @@ async function startServers(directory: string, nodeFlags: string[]): Promise<Rec
       logDir: directory,
       nodeFlags,
       env: { ...env, DATA_DIR: path.join(directory, 'data') }
+    }),
+    startService({
+      name: 'hub',
+      script: path.join(distDir, 'src', 'hub', 'main.js'),
+      readinessPath: '/api/health',
+      logDir: directory,
+      nodeFlags,
+      env: { ...env, DATA_DIR: path.join(directory, 'hub-data') },
+      // The hub answers only for its public URL's host.
+      listenEnv: (port) => ({ HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}` })
     })
   ])
-  return { bare, tasks }
+  return { bare, tasks, hub }
 }
 
 /**
@@ -85,13 +96,13 @@ async function startServers(directory: string, nodeFlags: string[]): Promise<Rec
  * round by req/s (with that round's latencies and server CPU), and the median of its per-round
  * ratios to the baseline.
  */
-async function measureScenarios(servers: Record<Server, RunningService>): Promise<Row[]> {
+async function measureScenarios(servers: Record<Server, RunningService>, hubSession: Record<string, string>): Promise<Row[]> {
   const rounds: Map<string, { measurement: Measurement; shareOfBare: number }>[] = []
   for (let round = 1; round <= ROUNDS; round++) {
     const measured = new Map<string, Measurement>()
     for (const scenario of SCENARIOS) {
       console.error(`round ${round}/${ROUNDS}: measuring ${scenario.name}…`)
-      measured.set(scenario.name, await measure(scenario, servers[scenario.server]))
+      measured.set(scenario.name, await measure(scenario, servers[scenario.server], hubSession))
     }
     const baseline = measured.get(BASELINE_SCENARIO)
     if (!baseline) throw new Error(`no ${BASELINE_SCENARIO} scenario to compare with`)

@@ -21,6 +21,8 @@ export interface ServiceSpec {
   /** Where the child's stdout and stderr go: off the terminal, but kept for a failed run. */
   logDir: string
   env: Record<string, string>
+  /** The variables that tell the child where to listen; PORT unless the service reads others. */
+  listenEnv?: (port: number) => Record<string, string>
 }
 
 const READINESS_TIMEOUT_MS = 15_000
@@ -28,6 +30,10 @@ const READINESS_POLL_MS = 100
 const STOP_TIMEOUT_MS = 5_000
 
 const running = new Set<ChildProcess>()
+
+function portEnv(port: number): Record<string, string> {
+  return { PORT: String(port) }
+}
 
 /**
  * Starts a child on a free 127.0.0.1 port and resolves once its readiness path answers 200;
@@ -38,7 +44,7 @@ export async function startService(spec: ServiceSpec): Promise<RunningService> {
   const logFile = path.join(spec.logDir, `${spec.name}.log`)
   const log = fs.openSync(logFile, 'a')
   const child = spawn(process.execPath, [...spec.nodeFlags, spec.script], {
-    env: { ...spec.env, HOST: '127.0.0.1', PORT: String(port) },
+    env: { ...spec.env, HOST: '127.0.0.1', ...(spec.listenEnv ?? portEnv)(port) },
     stdio: ['ignore', log, log]
   })
   fs.closeSync(log)
