@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
 import { constantTimeEqual, hmac, verifyHmac } from './hmac.js'
+import { pooledRandomBytes } from './random-pool.js'
 
 /**
  * CSRF tokens for the double-submit cookie, bound to the session:
@@ -20,7 +20,7 @@ function bindingMessage(sessionId: string, nonce: string): string {
 export function issueCsrfToken(keys: readonly string[], sessionId: string | null): string {
   const [signingKey] = keys
   if (!signingKey) throw new Error('No cookie signing key')
-  const nonce = randomBytes(18).toString('base64url')
+  const nonce = pooledRandomBytes(18).toString('base64url')
   return `${nonce}.${hmac(signingKey, bindingMessage(sessionId ?? ANONYMOUS, nonce))}`
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { pooledRandomBytes } from './random-pool.js'
 
 export const CSP_REPORT_PATH = '/api/csp-report'
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
@@ -10,7 +10,7 @@ export interface CspNonce {
 }
 
 export function freshCspNonce(): CspNonce {
-  return { script: randomBytes(16).toString('hex'), style: randomBytes(16).toString('hex') }
+  return { script: pooledRandomBytes(16).toString('hex'), style: pooledRandomBytes(16).toString('hex') }
 }
 
 /** The strict policy: everything from our own origin, inline code only with the nonce, never framed. */
