@@ -193,7 +193,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(csrf, {
     cookieKeys,
     secureCookies: secure,
-    sessionIdOf: (request) => sessions.claimsOf(request.cookies[AUTH_COOKIE], now())?.sessionId ?? null
+    // Where the session stage has already checked the cookie's MAC, its session is the cookie's.
+    sessionIdOf: (request) => request.session?.id ?? sessions.claimsOf(request.cookies[AUTH_COOKIE], now())?.sessionId ?? null
   })
   await app.register(sessionStage, { sessions, now })
 
