@@ -1,4 +1,6 @@
+import os from 'node:os'
 import { type Algorithm, type Options, hash, verify } from '@node-rs/argon2'
+import { hashingSlots } from './hashing-slots.js'
 
 /** `Algorithm.Argon2id`, spelt out: the package exports it as a const enum, which isolated modules cannot read. */
 const ARGON2ID: Algorithm = 2
@@ -6,12 +8,19 @@ const ARGON2ID: Algorithm = 2
 /** OWASP's argon2id minimum: 19 MiB of memory, two passes, one lane. */
 export const ARGON2_OPTIONS: Options = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 }
 
+/**
+ * Hashes run in libuv's thread pool, one CPU each; leaving one CPU to the event loop keeps
+ * every other request answering while logins pour in. Unknown emails queue here too, so they
+ * still cost what a wrong password costs.
+ */
+const inHashingSlot = hashingSlots(Math.max(1, os.availableParallelism() - 1))
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS)
+  return inHashingSlot(() => hash(password, ARGON2_OPTIONS))
 }
 
 export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  return verify(passwordHash, password)
+  return inHashingSlot(() => verify(passwordHash, password))
 }
 
 let dummyHash: Promise<string> | undefined
