@@ -52,7 +52,6 @@ import { createActivityLog } from './audit/activity.js'
 import { activityRoutes } from './audit/activity-routes.js'
 import { auditRequests } from './audit/context.js'
 import { schedulePruning } from './audit/pruning.js'
-import { createMailTokens } from './mail/mail-tokens.js'
 import { createMailQueue } from './mail/queue.js'
 import { startMailSender } from './mail/sender.js'
 import { createMailTransport } from './mail/transport.js'
@@ -139,7 +138,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const auditTrail = createAuditTrail(db)
   const audit = auditRequests(auditTrail)
   const signInDeps = { sessions, sessionCookies, audit, now }
-  const accounts = createAccounts(createUsersRepository(db))
+  const users = createUsersRepository(db)
+  const accounts = createAccounts(users)
   const identityProvider = identityProviderOf(config, keyring, accounts)
   const passkeys = createPasskeyRepository(db)
 
@@ -164,8 +164,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const redis = sharedRedis(app, config.redisUrl, logger)
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
   app.addHook('onClose', stopPruning)
+  const mailQueue = createMailQueue(db)
   const stopMailSender = startMailSender({
-    queue: createMailQueue(db),
+    queue: mailQueue,
     transport: createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir }),
     logger,
     now,
@@ -205,9 +206,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     await prepareDummyHash()
     const accountMail = createAccountMail(db, config.publicUrl)
     // Two-step sign-in (issue 18); its secrets sealed with HUB_ENCRYPTION_KEY or a key in DATA_DIR.
-    const users = createUsersRepository(db)
     const secretBox = createSecretBox(loadEncryptionKey(config.encryptionKey, dataDir))
-    const twoStep = createTwoStep({ db, repository: twoStepRepository, secretBox, mailQueue: createMailQueue(db), publicUrl: config.publicUrl })
+    const twoStep = createTwoStep({ db, repository: twoStepRepository, secretBox, mailQueue, publicUrl: config.publicUrl })
     const challenges = createLoginChallenges(db)
     // Every sign-in that completes a login tells the account about a device it has not seen (issue 18).
     const newDeviceNotices = createNewDeviceNotices({ db, publicUrl: config.publicUrl })
@@ -242,11 +242,11 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     await app.register(ownAccountRoutes, {
       db,
       ownAccount: createOwnAccountRepository(db),
-      users: createUsersRepository(db),
+      users,
       sessions,
       throttle,
-      mailQueue: createMailQueue(db),
-      mailTokens: createMailTokens(db),
+      mailQueue,
+      mailTokens: accountMail.tokens,
       recentSignIn,
       audit,
       publicUrl: config.publicUrl,
@@ -264,7 +264,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     db,
     outbox: securityEvents,
     publicUrl: config.publicUrl,
-    builtin: identityProvider.builtin ? { users: createUsersRepository(db), throttle } : undefined,
+    builtin: identityProvider.builtin ? { users, throttle } : undefined,
     sessions,
     sessionsRepository,
     sessionCookies,

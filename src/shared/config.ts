@@ -207,12 +207,7 @@ function readEncryptionKey(read: ReturnType<typeof reader>): Buffer | undefined 
 function readSmtpUrl(read: ReturnType<typeof reader>): string | undefined {
   const value = read.raw('HUB_SMTP_URL')
   if (value === undefined) return undefined
-  let url: URL | undefined
-  try {
-    url = new URL(value)
-  } catch {
-    url = undefined
-  }
+  const url = URL.parse(value)
   if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '' || !['', '/'].includes(url.pathname) || url.hash) {
     throw new ConfigError('HUB_SMTP_URL', 'must be an smtp:// or smtps:// URL (smtp://user:password@host:port)')
   }
@@ -281,19 +276,20 @@ function readApps(read: ReturnType<typeof reader>, defaultApps: string): Pick<Hu
   const endpoints: Record<AppEndpointKey, Record<string, string>> = { events: {}, export: {} }
   for (const entry of read.list('HUB_APPS', defaultApps)) {
     const [app = '', ...options] = entry.split(';')
-    const [name = '', url = ''] = app.split(/=(.*)/s, 2)
-    if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name.trim())) {
+    const [rawName = '', url = ''] = app.split(/=(.*)/s, 2)
+    const name = rawName.trim()
+    if (!/^[a-z][a-z0-9_-]{0,63}$/.test(name)) {
       throw new ConfigError('HUB_APPS', `each entry must be name=url with a lowercase name, got "${entry}"`)
     }
-    apps[name.trim()] = read.origin('HUB_APPS', url.trim())
+    apps[name] = read.origin('HUB_APPS', url.trim())
     for (const option of options) {
       const [rawKey = '', value = ''] = option.split(/=(.*)/s, 2)
       const key = rawKey.trim()
       const byApp = isAppEndpointKey(key) ? endpoints[key] : undefined
-      if (!byApp || Object.hasOwn(byApp, name.trim())) {
+      if (!byApp || Object.hasOwn(byApp, name)) {
         throw new ConfigError('HUB_APPS', `after an application's url only one ";events=URL" and one ";export=URL" may follow, got "${entry}"`)
       }
-      byApp[name.trim()] = appEndpoint(key, value.trim(), entry)
+      byApp[name] = appEndpoint(key, value.trim(), entry)
     }
   }
   return { apps, appEvents: endpoints.events, appExports: endpoints.export }
@@ -304,12 +300,7 @@ type AppEndpointKey = (typeof APP_ENDPOINT_KEYS)[number]
 const isAppEndpointKey = (key: string): key is AppEndpointKey => (APP_ENDPOINT_KEYS as readonly string[]).includes(key)
 
 function appEndpoint(key: string, value: string, entry: string): string {
-  let url: URL | undefined
-  try {
-    url = new URL(value)
-  } catch {
-    url = undefined
-  }
+  const url = URL.parse(value)
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hash) {
     throw new ConfigError('HUB_APPS', `${key} must be an http(s) URL, got "${entry}"`)
   }
