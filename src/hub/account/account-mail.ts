@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
-import { createMailTokens } from '../mail/mail-tokens.js'
+import { type MailTokenPurpose, createMailTokens } from '../mail/mail-tokens.js'
 import { createMailQueue } from '../mail/queue.js'
 import { emailVerificationMail, passwordChangedMail, passwordResetMail } from '../mail/templates.js'
 import { languageOfAccount } from './locale.js'
@@ -16,22 +16,17 @@ export interface MailedAccount {
 export function createAccountMail(db: Kysely<Database>, publicUrl: string) {
   const queue = createMailQueue(db)
   const tokens = createMailTokens(db)
+  /** Issues the account's newest token of this purpose and queues the mail carrying it, in one transaction. */
+  const sendWithToken = async (account: MailedAccount, purpose: MailTokenPurpose, template: typeof passwordResetMail, now: Date): Promise<void> => {
+    await db.transaction().execute(async (trx) => {
+      const token = await tokens.issue(account.userId, purpose, now, trx)
+      const mail = template({ publicUrl, language: languageOfAccount(account.locale), email: account.email, token })
+      await queue.enqueue({ ...mail, to: account.email, userId: account.userId }, now, trx)
+    })
+  }
   return {
-    async sendPasswordReset(account: MailedAccount, now: Date): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const token = await tokens.issue(account.userId, 'password-reset', now, trx)
-        const mail = passwordResetMail({ publicUrl, language: languageOfAccount(account.locale), email: account.email, token })
-        await queue.enqueue({ ...mail, to: account.email, userId: account.userId }, now, trx)
-      })
-    },
-
-    async sendVerification(account: MailedAccount, now: Date): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const token = await tokens.issue(account.userId, 'email-verification', now, trx)
-        const mail = emailVerificationMail({ publicUrl, language: languageOfAccount(account.locale), email: account.email, token })
-        await queue.enqueue({ ...mail, to: account.email, userId: account.userId }, now, trx)
-      })
-    },
+    sendPasswordReset: (account: MailedAccount, now: Date) => sendWithToken(account, 'password-reset', passwordResetMail, now),
+    sendVerification: (account: MailedAccount, now: Date) => sendWithToken(account, 'email-verification', emailVerificationMail, now),
 
     /** Queued in the caller's transaction, so the notice goes out exactly when the change commits. */
     async sendPasswordChanged(account: MailedAccount, now: Date, trx: Kysely<Database>): Promise<void> {

@@ -26,9 +26,9 @@ const NAME_SHOWN_WHEN: ReadonlySet<string> = new Set(['family', 'public'])
  */
 export function accountSsoIdentities(db: Kysely<Database>): SsoIdentityOf {
   const identityOf = accountIdentities(db)
-  // Gone since the session was read: its sessions are ending with it, and it has no name to give.
   return async (session) => {
     const account = await identityOf(session.userId)
+    // Gone since the session was read: its sessions are ending with it, and it has no name to give.
     if (!account) return identityOfSession(session)
     const { disabled: _disabled, ...identity } = account
     return identity

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely'
-import type { Insertable } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import type { Database, UserRow, UsersTable } from '../../shared/database/schema.js'
 
 export function createUsersRepository(db: Kysely<Database>) {
