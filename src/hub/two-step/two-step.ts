@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import QRCode from 'qrcode'
-import type { Database, UserRow } from '../../shared/database/schema.js'
+import type { Database, TotpCredentialsTable, UserRow } from '../../shared/database/schema.js'
 import { badRequest, notFound } from '../../shared/errors.js'
 import { languageOfAccount } from '../account/locale.js'
 import { conflict } from '../http-errors.js'
@@ -51,12 +51,9 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
     await repository.replaceRecoveryCodes(userId, codes.map(recoveryCodeHash), now, executor)
     return codes
   }
-  /** The step of a code of this account's credential in the given state, or null. */
-  const stepOf = async (userId: string, code: string, confirmed: boolean, now: Date): Promise<number | null> => {
-    const credential = await repository.credentialOf(userId)
-    if (!credential || (credential.confirmedAt !== null) !== confirmed) return null
-    return matchingStep(secretBox.open(credential.secretCiphertext, userId), code, now)
-  }
+  /** The step of a code of the account's credential, or null. */
+  const stepOf = (credential: Pick<TotpCredentialsTable, 'userId' | 'secretCiphertext'>, code: string, now: Date): number | null =>
+    matchingStep(secretBox.open(credential.secretCiphertext, credential.userId), code, now)
 
   return {
     async isOn(userId: string): Promise<boolean> {
@@ -76,7 +73,7 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
       const credential = await repository.credentialOf(user.id)
       if (credential?.confirmedAt != null) throw conflict(ALREADY_ON)
       if (!credential) throw conflict('No set-up is pending: start one with POST /api/account/totp')
-      const step = await stepOf(user.id, typedCode(code), false, now)
+      const step = stepOf(credential, typedCode(code), now)
       if (step === null) throw badRequest(WRONG_CODE)
       return db.transaction().execute(async (trx) => {
         if (!(await repository.useStep(user.id, step, false, now, trx))) throw badRequest(WRONG_CODE)
@@ -103,7 +100,9 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
 
     /** Whether the code is right for the account's confirmed credential and its step not used yet; it is used then. */
     async acceptCode(userId: string, code: string, now: Date): Promise<boolean> {
-      const step = await stepOf(userId, code, true, now)
+      const credential = await repository.credentialOf(userId)
+      if (credential?.confirmedAt == null) return false
+      const step = stepOf(credential, code, now)
       return step !== null && (await repository.useStep(userId, step, true, now))
     },
 
