@@ -52,9 +52,11 @@ export const csrf = fp<CsrfOptions>(
     }
 
     app.addHook('onRequest', async (request) => {
+      // Every read passes here: it is let through before its path is parsed.
+      if (!STATE_CHANGING_METHODS.has(request.method)) return
       const path = pathOf(request)
       // The OpenID Connect provider's endpoints authenticate their clients, and its forms carry their own proof (docs/oidc.md).
-      if (!STATE_CHANGING_METHODS.has(request.method) || CSRF_EXEMPT_PATHS.has(path) || isUnder(path, OIDC_PATH_PREFIX)) return
+      if (CSRF_EXEMPT_PATHS.has(path) || isUnder(path, OIDC_PATH_PREFIX)) return
       const header = request.headers[CSRF_HEADER]
       if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
         throw forbidden('CSRF token missing or incorrect')
