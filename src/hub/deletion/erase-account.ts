@@ -50,7 +50,7 @@ export interface AccountErasureOptions {
 }
 
 /**
- * Erases everything the hub holds about a person, in one transaction, and leaves exactly three
+ * Erases everything the hub holds about a person, in one transaction, and leaves exactly four
  * things behind (docs/account.md, "Deletion"):
  * - the `account.deleted` audit record: the user id and the time, no address, no IP;
  * - the confirmation mail, queued with no user id, which the sender deletes once it is sent;

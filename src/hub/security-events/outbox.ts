@@ -6,7 +6,7 @@ import type { SecurityEventType } from '../../shared/security-events/security-ev
 /** An event as the sender takes it from the outbox: its row, whose `attempts` count the one just claimed. */
 export type PendingSecurityEvent = Selectable<SecurityEventOutboxTable>
 
-/** Longer than one delivery can take (its timeout), so an event is taken again only from a sender that crashed. */
+/** Longer than a claimed batch's deliveries can take (see sender.ts), so an event is taken again only from a sender that crashed. */
 export const SECURITY_EVENT_CLAIM_MS = 60_000
 
 /**
