@@ -3,6 +3,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { FastifyInstance } from 'fastify'
 import type { JWTVerifyGetKey } from 'jose'
 import { Type } from 'typebox'
+import { cookiesAreSecure } from '../../hub/cookies.js'
 import { type PageAssets, assetRoutes } from '../../hub/pages/assets.js'
 import { LANGUAGE_COOKIE, isLanguage } from '../../hub/pages/language.js'
 import { safeNextPath } from '../../hub/pages/next-path.js'
@@ -46,7 +47,7 @@ export function pagesContentSecurityPolicy(hubIssuer: string, scriptNonce: strin
 /** The task manager's browser face (docs/task-manager.md, "Pages"), beside the API and apart from it: its own body parser, cookies and policy. */
 export async function taskManagerPages(app: FastifyInstance, options: TaskManagerPagesOptions) {
   const { publicUrl, hubIssuer, clientId, hubKeys, cookieKeys, sessions, tasks, assets, access } = options
-  const secure = new URL(publicUrl).protocol === 'https:'
+  const secure = cookiesAreSecure(publicUrl)
   const scriptlessPolicy = pagesContentSecurityPolicy(hubIssuer)
 
   await app.register(cookie)
