@@ -4,6 +4,15 @@ import type { Logger } from '../../shared/logging.js'
 /** The longest a failed delivery waits before its next attempt. */
 const MAX_RETRY_DELAY_MS = 3_600_000
 
+/**
+ * How many items one claim may take: a batch is claimed at once and delivered one item after
+ * another, so all its deliveries, each up to `deliveryMs`, must end within the claim's hold, or
+ * another sender would take and deliver the items still waiting. One item fewer leaves a margin.
+ */
+export function batchWithinClaim(claimMs: number, deliveryMs: number): number {
+  return Math.max(1, Math.floor(claimMs / deliveryMs) - 1)
+}
+
 /** The delay before attempt `attempts + 1`: the interval, doubled per failed attempt, capped at an hour. */
 export function retryDelayMs(attempts: number, intervalMs: number): number {
   return Math.min(intervalMs * 2 ** (attempts - 1), MAX_RETRY_DELAY_MS)

@@ -1,14 +1,14 @@
 import { outageReason } from '../../shared/database/availability.js'
 import { type Logger, maskIdentifier } from '../../shared/logging.js'
-import { drainingRound, retryDelayMs, startRounds } from '../background/rounds.js'
-import type { MailQueue, QueuedMail } from './queue.js'
-import type { MailTransport } from './transport.js'
+import { batchWithinClaim, drainingRound, retryDelayMs, startRounds } from '../background/rounds.js'
+import { CLAIM_MS, type MailQueue, type QueuedMail } from './queue.js'
+import { type MailTransport, SMTP_DELIVERY_MAX_MS } from './transport.js'
 
 export const MAIL_SENDER_INTERVAL_MS = 5_000
 /** With the default interval the retries span about five hours before a mail is given up on. */
 export const MAX_MAIL_ATTEMPTS = 15
-/** Mails claimed per query. */
-const BATCH_SIZE = 20
+/** Mails claimed per query: as many as are sure to be sent while the claim holds (see batchWithinClaim). */
+const BATCH_SIZE = batchWithinClaim(CLAIM_MS, SMTP_DELIVERY_MAX_MS)
 
 export interface MailSenderOptions {
   queue: MailQueue

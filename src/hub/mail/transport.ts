@@ -24,6 +24,8 @@ export interface MailTransportOptions {
  * queue's claim (CLAIM_MS), so no other sender takes the mail while it is still being sent.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 }
+/** The longest one delivery waits on a silent server: connecting, the greeting, then a silent minute. */
+export const SMTP_DELIVERY_MAX_MS = SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout
 
 /** SMTP with HUB_SMTP_URL (STARTTLS when the server offers it, nodemailer's default), else the outbox. */
 export function createMailTransport(options: MailTransportOptions): MailTransport {

@@ -1,18 +1,14 @@
 import { outageReason } from '../../shared/database/availability.js'
 import type { Logger } from '../../shared/logging.js'
 import { SECURITY_EVENT_CONTENT_TYPE } from '../../shared/security-events/security-event-token.js'
-import { drainingRound, retryDelayMs, startRounds } from '../background/rounds.js'
+import { batchWithinClaim, drainingRound, retryDelayMs, startRounds } from '../background/rounds.js'
 import type { Keyring } from '../tokens/keyring.js'
 import { type PendingSecurityEvent, SECURITY_EVENT_CLAIM_MS, type SecurityEventOutbox } from './outbox.js'
 import { signSecurityEvent } from './security-event-token.js'
 
 export const SECURITY_EVENT_SENDER_INTERVAL_MS = 5_000
 const DELIVERY_TIMEOUT_MS = 10_000
-/**
- * A batch is claimed at once and pushed one event after another, so its deliveries, each up to the
- * timeout, all end within the claim: no other sender takes an event while this one still holds it.
- */
-const BATCH_SIZE = Math.floor(SECURITY_EVENT_CLAIM_MS / DELIVERY_TIMEOUT_MS) - 1
+const BATCH_SIZE = batchWithinClaim(SECURITY_EVENT_CLAIM_MS, DELIVERY_TIMEOUT_MS)
 /** What of an application's refusal is kept in the outbox and the log. */
 const REASON_MAX_LENGTH = 300
 
