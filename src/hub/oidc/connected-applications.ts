@@ -59,13 +59,19 @@ export function createConnectedApplications(db: Kysely<Database>, now: () => Dat
           .where('clientId', '=', clientId)
           .execute()
         if (grants.length === 0) return false
-        const ids = grants.map((grant) => grant.id)
-        await trx.deleteFrom('oidcProviderRecords').where('grantId', 'in', ids).execute()
-        await trx.deleteFrom('oidcProviderRecords').where('model', '=', 'Grant').where('id', 'in', ids).execute()
+        await deleteGrants(trx, grants.map((grant) => grant.id))
         return true
       })
     }
   }
+}
+
+/** Deletes the grants with the codes and tokens issued under them. */
+export async function deleteGrants(db: Kysely<Database>, grantIds: string[]): Promise<void> {
+  await db
+    .deleteFrom('oidcProviderRecords')
+    .where((eb) => eb.or([eb('grantId', 'in', grantIds), eb.and([eb('model', '=', 'Grant'), eb('id', 'in', grantIds)])]))
+    .execute()
 }
 
 export type ConnectedApplications = ReturnType<typeof createConnectedApplications>

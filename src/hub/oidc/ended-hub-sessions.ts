@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
 import type { Logger } from '../../shared/logging.js'
 import { drainingRound, startRounds } from '../background/rounds.js'
+import { deleteGrants } from './connected-applications.js'
 import type { Provider } from './oidc-provider-module.js'
 
 /** How often provider sessions are checked against the hub sessions they were signed in with. */
@@ -68,12 +69,7 @@ export function endedHubSessionsRound({ db, provider, logger, now }: EndedHubSes
     if (Number(deleted.numDeletedRows) === 0) return
     const { accountId, authorizations = {} } = JSON.parse(orphan.payload) as SessionPayload
     const revokedGrants = Object.values(authorizations).flatMap(({ grantId, persistsLogout }) => (grantId && !persistsLogout ? [grantId] : []))
-    if (revokedGrants.length > 0) {
-      await db
-        .deleteFrom('oidcProviderRecords')
-        .where((eb) => eb.or([eb('grantId', 'in', revokedGrants), eb.and([eb('model', '=', 'Grant'), eb('id', 'in', revokedGrants)])]))
-        .execute()
-    }
+    if (revokedGrants.length > 0) await deleteGrants(db, revokedGrants)
     await Promise.all(Object.entries(authorizations).map(([clientId, { sid }]) => logOut(clientId, accountId, sid)))
   }
 

@@ -4,6 +4,7 @@ import { failureForLog } from '../../shared/database/availability.js'
 import type { Database } from '../../shared/database/schema.js'
 import type { Logger } from '../../shared/logging.js'
 import { PRUNING_INTERVAL_MS } from '../audit/pruning.js'
+import { startRounds } from '../background/rounds.js'
 import type { ActiveSession } from '../sessions/sessions.js'
 import type { OidcClients } from './clients.js'
 
@@ -81,24 +82,14 @@ function clientAdapter(clients: OidcClients): Adapter {
   }
 }
 
-/**
- * Drops expired records (oidc-provider no longer reads them) now and hourly; returns the stop
- * function for shutdown, which waits for a run in progress. The timer keeps no process alive.
- */
+/** Drops expired records (oidc-provider no longer reads them) now and hourly; returns the stop function for shutdown. */
 export function scheduleProviderRecordPruning(db: Kysely<Database>, now: () => Date, logger: Logger): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve()
-  const prune = () => {
-    running = db
+  const prune = async () => {
+    await db
       .deleteFrom('oidcProviderRecords')
       .where('expiresAt', '<=', now().toISOString())
       .execute()
       .catch((error: unknown) => logger.error(failureForLog(error), 'pruning expired OpenID Connect records failed'))
   }
-  prune()
-  const timer = setInterval(prune, PRUNING_INTERVAL_MS)
-  timer.unref()
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
+  return startRounds(prune, PRUNING_INTERVAL_MS)
 }

@@ -58,8 +58,8 @@ export const TOKEN_LIFETIMES_SECONDS = {
 
 /**
  * The hub's OpenID Connect provider (oidc-provider), configured for the authorization code flow
- * with PKCE only. Built over the keyring's current keys: `keyringVersion` names them, and the
- * mount builds a new provider when it changes (a rotation), since oidc-provider reads its keys once.
+ * with PKCE only. Built over the keyring's current keys: the mount builds a new provider when they
+ * change (a rotation), since oidc-provider reads its keys once.
  */
 export function buildHubProvider(options: HubProviderOptions): Provider {
   const { issuer, db, clients, keyring, cookieKeys, accountOf, hubSessionOf, now } = options
