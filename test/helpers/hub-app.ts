@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { buildHubApp } from '../../src/hub/app.js'
 import type { CounterStore } from '../../src/hub/rate-limit/counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/hub/rate-limit/sign-in-throttle.js'
@@ -103,6 +103,20 @@ export function cookieHeader(cookies: Record<string, string | undefined>): strin
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `${name}=${value}`)
     .join('; ')
+}
+
+/** The `cookie` header a browser sends for a page in `user`'s session, with any other cookies (say `lang`). */
+export function pageCookies(user: Pick<SignedIn, 'authCookie'>, others: Record<string, string> = {}): { cookie: string } {
+  return { cookie: cookieHeader({ 'service-auth-token': user.authCookie, ...others }) }
+}
+
+/** A page's strict CSP: its one script tag carries the response's nonce; no inline handler or style anywhere. */
+export function expectStrictPageCsp(response: Pick<LightMyRequestResponse, 'headers' | 'body'>, url: string) {
+  const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))?.[1]
+  expect(nonce, url).toBeDefined()
+  expect(response.body.match(/<script/g), url).toHaveLength(1)
+  expect(response.body, url).toContain(`nonce="${nonce}"`)
+  expect(response.body, url).not.toMatch(/ on[a-z]+=| style=/)
 }
 
 let accountCount = 0

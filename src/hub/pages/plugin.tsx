@@ -215,18 +215,21 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     if (ownAccount) {
       pages.get('/account', { schema: { hide } }, async (request, reply) => {
         const session = sessionFrom(request)
-        const profile = await ownAccount.profileOf(session.userId)
+        const [profile, signIn, connectedApplications] = await Promise.all([
+          ownAccount.profileOf(session.userId),
+          ownSignInSettingsOf(session.userId),
+          options.connectedApplications.list(session.userId)
+        ])
         // A session outlives no account, but a read can race the account's deletion.
         if (!profile) return reply.redirect(loginPathReturningTo(request.url), 303)
         const context = await contextOf(request, reply, session, profile.locale)
-        const recentSignIn = recentSignInMethodsOf(await ownSignInSettingsOf(session.userId))
         const page = (
           <AccountPage
             context={context}
             profile={{ ...profile, locale: languageOfAccount(profile.locale) }}
             wrongPasswordError={WRONG_CURRENT_PASSWORD}
-            recentSignIn={recentSignIn}
-            connectedApplications={await options.connectedApplications.list(session.userId)}
+            recentSignIn={recentSignInMethodsOf(signIn)}
+            connectedApplications={connectedApplications}
           />
         )
         return sendPage(reply, page)

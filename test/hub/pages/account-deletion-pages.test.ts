@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { WRONG_CURRENT_PASSWORD } from '../../../src/hub/account/current-password.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
-import { type SignedIn, cookieHeader, cookiesSetBy, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
+import { cookieHeader, cookiesSetBy, pageCookies, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
 
-const authCookieOf = (user: SignedIn) => ({ cookie: cookieHeader({ 'service-auth-token': user.authCookie }) })
 
 /** "Delete my account" as the server renders it; the browser test drives it. */
 describe('account deletion on the pages', () => {
@@ -14,7 +13,7 @@ describe('account deletion on the pages', () => {
 
   it('/account says what is erased and what is kept, and asks for the password; a wrong one is the form\'s 401', async () => {
     const user = await signUpAndLogIn(hub.app)
-    const body = (await page('/account', authCookieOf(user))).body
+    const body = (await page('/account', pageCookies(user))).body
     expect(body).toContain('<h2 id="account-deletion-heading">Delete my account</h2>')
     expect(body).toContain(
       "<p>Deleting your account erases, at once and for good: your account and profile, every session, your privacy settings and consent decisions, your activity history, and what the family's applications hold about you, such as your tasks and access in the task manager.</p>"
@@ -30,7 +29,7 @@ describe('account deletion on the pages', () => {
     const user = await signUpAndLogIn(hub.app)
     const saved = await hub.app.inject({ method: 'PATCH', url: '/api/account', headers: user.headers, payload: { locale: 'es' } })
     expect(saved.statusCode).toBe(200)
-    const body = (await page('/account', authCookieOf(user))).body
+    const body = (await page('/account', pageCookies(user))).body
     expect(body).toContain('<h2 id="account-deletion-heading">Eliminar mi cuenta</h2>')
     expect(body).toContain('como tus tareas y tu acceso en el gestor de tareas.')
     expect(body).toContain('su identificador y la hora, nada más.')

@@ -3,12 +3,11 @@ import { INVALID_RESET_LINK } from '../../../src/hub/account/password-reset.js'
 import { linkToken, mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
-import { type SignedIn, cookieHeader, cookiesSetBy, signUpAndLogIn, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
+import { type SignedIn, cookieHeader, cookiesSetBy, expectStrictPageCsp, pageCookies, signUpAndLogIn, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
 
 const ACCOUNT_PAGES = ['/forgot-password', '/reset-password', '/verify-email', '/confirm-email']
 
-const authCookieOf = (user: SignedIn, extra: Record<string, string> = {}) => ({ cookie: cookieHeader({ 'service-auth-token': user.authCookie, ...extra }) })
 
 /** The account and recovery pages through the hub's whole pipeline, on the first database under test. */
 describe('account pages', () => {
@@ -70,7 +69,7 @@ describe('account pages', () => {
     it('signed in: no sign-in step, the navigation, and the account language', async () => {
       const user = await signUpAndLogIn(hub.app)
       await setLocale(user, 'es')
-      const response = await page(path, authCookieOf(user))
+      const response = await page(path, pageCookies(user))
       expect(response.statusCode).toBe(200)
       expect(response.body).not.toContain('data-sign-in-first')
       expect(response.body).toContain('data-signed-in="true"')
@@ -89,7 +88,7 @@ describe('account pages', () => {
     const user = await signUpAndLogIn(hub.app)
     const named = await hub.app.inject({ method: 'PATCH', url: '/api/account', headers: user.headers, payload: { displayName: 'Ada <b>L</b>' } })
     expect(named.statusCode).toBe(200)
-    const body = (await page('/account', authCookieOf(user))).body
+    const body = (await page('/account', pageCookies(user))).body
     expect(body).toContain('<a href="/account">Account</a>')
     expect(body).toContain('<h1>Your account</h1>')
     expect(body).toContain('value="Ada &lt;b>L&lt;/b>" required aria-describedby="display-name-hint"')
@@ -110,7 +109,7 @@ describe('account pages', () => {
     const user = await signUpAndLogIn(hub.app, email)
     const token = linkToken((await mailsTo(smtp.server, email))[0], '/verify-email')
     expect((await hub.app.inject({ method: 'POST', url: '/api/account/email/verify', headers: user.headers, payload: { token } })).statusCode).toBe(204)
-    const body = (await page('/account', authCookieOf(user))).body
+    const body = (await page('/account', pageCookies(user))).body
     expect(body).toContain('<input id="display-name" name="displayName" type="text" autocomplete="nickname" value aria-describedby="display-name-hint"/>')
     expect(body).toContain('data-email-verified="true">Confirmed</span>')
     expect(body).not.toContain('data-action="resend-verification"')
@@ -125,7 +124,7 @@ describe('account pages', () => {
     ])('%s', async (_case, locale, cookies, language, heading) => {
       const user = await signUpAndLogIn(hub.app)
       await setLocale(user, locale)
-      const response = await page('/dashboard', { ...authCookieOf(user, cookies), 'accept-language': locale === 'es' ? 'en' : 'es' })
+      const response = await page('/dashboard', { ...pageCookies(user, cookies), 'accept-language': locale === 'es' ? 'en' : 'es' })
       expect(response.body).toContain(`<html lang="${language}">`)
       expect(response.body).toContain(`<h1>${heading}</h1>`)
       expect(response.headers['content-language']).toBe(language)
@@ -141,7 +140,7 @@ describe('account pages', () => {
     it('/account in Spanish, with the selected language the account one', async () => {
       const user = await signUpAndLogIn(hub.app)
       await setLocale(user, 'es')
-      const body = (await page('/account', authCookieOf(user))).body
+      const body = (await page('/account', pageCookies(user))).body
       expect(body).toContain('<h1>Tu cuenta</h1>')
       expect(body).toMatch(/<option value="es" lang="es" selected>Español<\/option>/)
       expect(body).toContain('data-msg-invalid-credentials="La contraseña actual no es correcta."')
@@ -150,14 +149,10 @@ describe('account pages', () => {
 
   it('every account page carries the strict CSP, and its one script tag the response nonce', async () => {
     const user = await signUpAndLogIn(hub.app)
-    for (const [url, headers] of [...ACCOUNT_PAGES.map((path) => [path, {}] as const), ['/account', authCookieOf(user)] as const]) {
+    for (const [url, headers] of [...ACCOUNT_PAGES.map((path) => [path, {}] as const), ['/account', pageCookies(user)] as const]) {
       const response = await page(url, headers)
       expect(response.statusCode, url).toBe(200)
-      const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))?.[1]
-      expect(nonce, url).toBeDefined()
-      expect(response.body.match(/<script/g), url).toHaveLength(1)
-      expect(response.body, url).toContain(`nonce="${nonce}"`)
-      expect(response.body, url).not.toMatch(/ on[a-z]+=| style=/)
+      expectStrictPageCsp(response, url)
     }
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { cookieHeader, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
+import { pageCookies, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
 
 /** The export page names the applications an export asks, in the page's language. */
 describe('the export page and the applications', () => {
@@ -10,7 +10,7 @@ describe('the export page and the applications', () => {
 
   const exportPage = async (app: typeof without.app, language: string) => {
     const user = await signUpAndLogIn(app)
-    const response = await app.inject({ method: 'GET', url: '/export', headers: { cookie: cookieHeader({ 'service-auth-token': user.authCookie, lang: language }) } })
+    const response = await app.inject({ method: 'GET', url: '/export', headers: pageCookies(user, { lang: language }) })
     expect(response.statusCode).toBe(200)
     return response.body
   }

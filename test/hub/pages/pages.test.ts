@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { sessionHandle } from '../../../src/hub/sessions/session-handle.js'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { type SignedIn, cookieHeader, cookiesSetBy, hubAppPerSuite, logIn, signUpAndLogIn } from '../../helpers/hub-app.js'
+import { type SignedIn, cookieHeader, cookiesSetBy, expectStrictPageCsp, hubAppPerSuite, logIn, pageCookies, signUpAndLogIn } from '../../helpers/hub-app.js'
 
 /** The pages through the hub's whole pipeline, on the first database under test (the pages hold no SQL of their own). */
 describe('hub pages', () => {
@@ -17,7 +17,7 @@ describe('hub pages', () => {
   })
 
   const page = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers })
-  const signedIn = (extra: Record<string, string> = {}) => ({ cookie: cookieHeader({ 'service-auth-token': user.authCookie, ...extra }) })
+  const signedIn = (extra: Record<string, string> = {}) => pageCookies(user, extra)
 
   describe('protected pages without a valid session go to the login page and come back', () => {
     it.each([
@@ -202,11 +202,7 @@ describe('hub pages', () => {
       ['/export', signedIn()]
     ] as const) {
       const response = await page(url, headers)
-      const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))?.[1]
-      expect(nonce, url).toBeDefined()
-      expect(response.body.match(/<script/g), url).toHaveLength(1)
-      expect(response.body, url).toContain(`nonce="${nonce}"`)
-      expect(response.body, url).not.toMatch(/ on[a-z]+=| style=/)
+      expectStrictPageCsp(response, url)
     }
   })
 

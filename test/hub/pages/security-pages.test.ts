@@ -5,22 +5,12 @@ import { WRONG_CODE } from '../../../src/hub/two-step/two-step.js'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
-import { HUB_ORIGIN, type SignedIn, cookieHeader, sessionHeaders, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
+import { HUB_ORIGIN, type SignedIn, expectStrictPageCsp, pageCookies, sessionHeaders, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
 import { type CreationOptionsJson, softwareAuthenticator } from '../../helpers/software-authenticator.js'
 import { turnOnTwoStep } from '../../helpers/two-step.js'
 
 const SECURITY = '/account/security'
 
-const authCookieOf = (user: SignedIn) => ({ cookie: cookieHeader({ 'service-auth-token': user.authCookie }) })
-
-/** The script's one tag carries the response's nonce; no inline handler or style anywhere. */
-function expectStrictCsp(response: { headers: Record<string, unknown>; body: string }, url: string) {
-  const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))?.[1]
-  expect(nonce, url).toBeDefined()
-  expect(response.body.match(/<script/g), url).toHaveLength(1)
-  expect(response.body, url).toContain(`nonce="${nonce}"`)
-  expect(response.body, url).not.toMatch(/ on[a-z]+=| style=/)
-}
 
 async function addPasskey(app: App, user: SignedIn, name: string) {
   const options = await app.inject({ method: 'POST', url: '/api/account/passkeys/options', headers: user.headers })
@@ -44,7 +34,7 @@ describe('security settings pages', () => {
 
   it('shows a new account its sessions, two-step sign-in off and no passkey; the secret and codes are only templates for the script', async () => {
     const user = await signUpAndLogIn(hub.app)
-    const response = await page(SECURITY, authCookieOf(user))
+    const response = await page(SECURITY, pageCookies(user))
     expect(response.statusCode).toBe(200)
     expect(response.headers['cache-control']).toBe('no-store')
     const { body } = response
@@ -74,7 +64,7 @@ describe('security settings pages', () => {
     const user = await signUpAndLogIn(hub.app)
     await turnOnTwoStep(hub.app, user, new Date())
     await addPasskey(hub.app, user, 'Work <laptop>')
-    const { body } = await page(SECURITY, authCookieOf(user))
+    const { body } = await page(SECURITY, pageCookies(user))
     expect(body).toContain('data-two-step="on"')
     // A 409 here means another window changed it: the section words it so, not as a taken address.
     expect(body).toContain('data-msg-email-taken="Two-step sign-in was changed in another window. Reload this page to see it as it is now."')
@@ -91,7 +81,7 @@ describe('security settings pages', () => {
     expect(body).toContain(`data-form="reauthenticate-code" data-refusal="${WRONG_CODE}"`)
     expect(body).toContain('data-form="reauthenticate-passkey" data-needs-webauthn="true"')
     // /account asks through the same dialog, with the same ways.
-    const account = (await page('/account', authCookieOf(user))).body
+    const account = (await page('/account', pageCookies(user))).body
     expect(account).toContain('<a href="/account/security">Sessions, two-step sign-in and passkeys</a>')
     expect(account).toContain('data-form="reauthenticate-code"')
     expect(account).toContain('data-form="reauthenticate-passkey"')
@@ -100,14 +90,14 @@ describe('security settings pages', () => {
   it('is linked from the navigation, the dashboard and the account page', async () => {
     const user = await signUpAndLogIn(hub.app)
     for (const url of ['/dashboard', '/account', '/privacy']) {
-      expect((await page(url, authCookieOf(user))).body, url).toContain('<a href="/account/security">Security</a>')
+      expect((await page(url, pageCookies(user))).body, url).toContain('<a href="/account/security">Security</a>')
     }
-    expect((await page('/dashboard', authCookieOf(user))).body).toContain('<p><a href="/account/security">Sessions, two-step sign-in and passkeys</a></p>')
+    expect((await page('/dashboard', pageCookies(user))).body).toContain('<p><a href="/account/security">Sessions, two-step sign-in and passkeys</a></p>')
   })
 
   it('speaks Spanish', async () => {
     const user = await signUpAndLogIn(hub.app)
-    const response = await page(SECURITY, { cookie: cookieHeader({ 'service-auth-token': user.authCookie, lang: 'es' }) })
+    const response = await page(SECURITY, pageCookies(user, { lang: 'es' }))
     expect(response.headers['content-language']).toBe('es')
     expect(response.body).toContain('<h1>Seguridad</h1>')
     expect(response.body).toContain('<h2 id="two-step-heading">Verificación en dos pasos</h2>')
@@ -137,12 +127,12 @@ describe('security settings pages', () => {
   it('every page of it carries the strict CSP, and its one script tag the response nonce', async () => {
     const user = await signUpAndLogIn(hub.app)
     for (const [url, headers] of [
-      [SECURITY, authCookieOf(user)],
+      [SECURITY, pageCookies(user)],
       ['/login', {}]
     ] as const) {
       const response = await page(url, headers)
       expect(response.statusCode, url).toBe(200)
-      expectStrictCsp(response, url)
+      expectStrictPageCsp(response, url)
     }
   })
 })
@@ -157,7 +147,7 @@ describe('security settings page with an external provider', () => {
     const session = await signIn()
     const response = await idp.app.inject({ method: 'GET', url: SECURITY, headers: { cookie: session.cookie } })
     expect(response.statusCode).toBe(200)
-    expectStrictCsp(response, SECURITY)
+    expectStrictPageCsp(response, SECURITY)
     expect(response.body).toContain('<h2 id="sessions-heading">Your active sessions</h2>')
     expect(response.body).toContain('is managed by your sign-in provider.')
     for (const absent of ['data-two-step', 'passkeys-heading', 'data-recent-sign-in', 'data-form="passkey-add"']) expect(response.body, absent).not.toContain(absent)

@@ -1,4 +1,5 @@
-import { FormMessage, type PageContext } from '../layout.js'
+import type { PageContext } from '../layout.js'
+import { PasswordConfirmedForm } from './password-confirmed-form.js'
 
 export interface AccountDeletionSectionProps {
   context: PageContext
@@ -20,13 +21,12 @@ export function AccountDeletionSection({ context: { t }, wrongPasswordError }: A
       <h2 id="account-deletion-heading">{t('deletion.heading')}</h2>
       <p>{t('deletion.erased')}</p>
       <p>{t('deletion.kept')}</p>
-      <form
-        class="stacked-form"
-        data-form="account-deletion"
-        aria-labelledby="account-deletion-heading"
-        data-wrong-password-error={wrongPasswordError}
-        data-msg-invalid-credentials={t('account.wrongPassword')}
-        data-msg-sign-in-again={t('deletion.signInAgain')}
+      <PasswordConfirmedForm
+        t={t}
+        form="account-deletion"
+        labelledBy="account-deletion-heading"
+        wrongPasswordError={wrongPasswordError}
+        messages={{ 'data-msg-sign-in-again': t('deletion.signInAgain') }}
       >
         {wrongPasswordError === undefined ? (
           <p class="hint">{t('deletion.recentSignIn')}</p>
@@ -39,8 +39,7 @@ export function AccountDeletionSection({ context: { t }, wrongPasswordError }: A
         <button type="submit" class="danger-button">
           {t('deletion.submit')}
         </button>
-        <FormMessage />
-      </form>
+      </PasswordConfirmedForm>
       {wrongPasswordError === undefined && (
         <p>
           <button type="button" class="link-button" data-action="sign-in-again">

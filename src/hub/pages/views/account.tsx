@@ -4,6 +4,7 @@ import type { ConnectedApplication } from '../../oidc/connected-applications.js'
 import { FormMessage, LANGUAGE_NAMES, Layout, type PageContext } from '../layout.js'
 import { LANGUAGES, type Language } from '../language.js'
 import { AccountDeletionSection } from './account-deletion.js'
+import { PasswordConfirmedForm } from './password-confirmed-form.js'
 import { NewPasswordInput, PasswordHint } from './passwords.js'
 import { RecentSignInDialog, type RecentSignInMethods } from './recent-sign-in-dialog.js'
 
@@ -91,14 +92,12 @@ function AddressSection({ context: { t }, profile, wrongPasswordError }: Pick<Ac
       )}
       <FormMessage />
       <h3 id="change-address-heading">{t('account.changeAddress')}</h3>
-      <form
-        class="stacked-form"
-        data-form="email-change"
-        aria-labelledby="change-address-heading"
-        data-wrong-password-error={wrongPasswordError}
-        data-msg-invalid-credentials={t('account.wrongPassword')}
-        data-msg-email-taken={t('account.emailTaken')}
-        data-msg-done={t('account.changeAddressSent')}
+      <PasswordConfirmedForm
+        t={t}
+        form="email-change"
+        labelledBy="change-address-heading"
+        wrongPasswordError={wrongPasswordError}
+        messages={{ 'data-msg-email-taken': t('account.emailTaken'), 'data-msg-done': t('account.changeAddressSent') }}
       >
         <label for="new-email">{t('account.newAddress')}</label>
         <input id="new-email" name="email" type="email" autocomplete="email" required aria-describedby="new-email-hint" />
@@ -108,8 +107,7 @@ function AddressSection({ context: { t }, profile, wrongPasswordError }: Pick<Ac
         <label for="email-current-password">{t('account.currentPassword')}</label>
         <input id="email-current-password" name="currentPassword" type="password" autocomplete="current-password" required />
         <button type="submit">{t('account.changeAddressSubmit')}</button>
-        <FormMessage />
-      </form>
+      </PasswordConfirmedForm>
     </section>
   )
 }
@@ -118,13 +116,12 @@ function PasswordSection({ context: { t }, wrongPasswordError }: Pick<AccountPag
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">{t('form.password')}</h2>
-      <form
-        class="stacked-form"
-        data-form="password-change"
-        aria-labelledby="password-heading"
-        data-wrong-password-error={wrongPasswordError}
-        data-msg-invalid-credentials={t('account.wrongPassword')}
-        data-msg-done={t('account.passwordChanged')}
+      <PasswordConfirmedForm
+        t={t}
+        form="password-change"
+        labelledBy="password-heading"
+        wrongPasswordError={wrongPasswordError}
+        messages={{ 'data-msg-done': t('account.passwordChanged') }}
       >
         <label for="current-password">{t('account.currentPassword')}</label>
         <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
@@ -132,8 +129,7 @@ function PasswordSection({ context: { t }, wrongPasswordError }: Pick<AccountPag
         <NewPasswordInput id="new-password" name="newPassword" />
         <PasswordHint t={t} />
         <button type="submit">{t('password.change')}</button>
-        <FormMessage />
-      </form>
+      </PasswordConfirmedForm>
     </section>
   )
 }
