@@ -204,13 +204,13 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(readinessRoute({ path: '/api/ready', checks: readinessChecks(db, redis) }))
   if (identityProvider.builtin) {
     await prepareDummyHash()
-    const accountMail = createAccountMail(db, config.publicUrl)
+    const accountMail = createAccountMail(db, mailQueue, config.publicUrl)
     // Two-step sign-in (issue 18); its secrets sealed with HUB_ENCRYPTION_KEY or a key in DATA_DIR.
     const secretBox = createSecretBox(loadEncryptionKey(config.encryptionKey, dataDir))
     const twoStep = createTwoStep({ db, repository: twoStepRepository, secretBox, mailQueue, publicUrl: config.publicUrl })
     const challenges = createLoginChallenges(db)
     // Every sign-in that completes a login tells the account about a device it has not seen (issue 18).
-    const newDeviceNotices = createNewDeviceNotices({ db, publicUrl: config.publicUrl })
+    const newDeviceNotices = createNewDeviceNotices({ db, mailQueue, publicUrl: config.publicUrl })
     await app.register(accountRoutes, {
       secondFactor: createSecondFactorGate({ twoStep, challenges, users }),
       ...signInDeps,
@@ -237,6 +237,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       newDeviceNotices,
       throttle,
       recentSignIn,
+      users,
+      mailQueue,
       publicUrl: config.publicUrl
     })
     await app.register(ownAccountRoutes, {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
 import { type MailTokenPurpose, createMailTokens } from '../mail/mail-tokens.js'
-import { createMailQueue } from '../mail/queue.js'
+import type { MailQueue } from '../mail/queue.js'
 import { emailVerificationMail, passwordChangedMail, passwordResetMail } from '../mail/templates.js'
 import { languageOfAccount } from './locale.js'
 
@@ -13,8 +13,7 @@ export interface MailedAccount {
 }
 
 /** The account flows' mail: each token is issued in the transaction that queues the mail carrying it. */
-export function createAccountMail(db: Kysely<Database>, publicUrl: string) {
-  const queue = createMailQueue(db)
+export function createAccountMail(db: Kysely<Database>, queue: MailQueue, publicUrl: string) {
   const tokens = createMailTokens(db)
   /** Issues the account's newest token of this purpose and queues the mail carrying it, in one transaction. */
   const sendWithToken = async (account: MailedAccount, purpose: MailTokenPurpose, template: typeof passwordResetMail, now: Date): Promise<void> => {

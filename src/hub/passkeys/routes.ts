@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
 import type { App } from '../../shared/http/server.js'
-import { createMailQueue } from '../mail/queue.js'
+import type { MailQueue } from '../mail/queue.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import type { LoginDependencies } from '../routes/sign-in.js'
 import type { RecentSignIn } from '../sessions/recent-sign-in.js'
-import { createUsersRepository } from '../users/repository.js'
+import type { UsersRepository } from '../users/repository.js'
 import { passkeyAccountRoutes } from './account-routes.js'
 import type { PasskeyAssertions } from './assertions.js'
 import { createPasskeyChallenges } from './challenges.js'
@@ -19,6 +19,8 @@ export interface PasskeyRoutesOptions extends LoginDependencies {
   assertions: PasskeyAssertions
   throttle: SignInThrottle
   recentSignIn: RecentSignIn
+  users: UsersRepository
+  mailQueue: MailQueue
   /** HUB_PUBLIC_URL: the relying party's id and the only origin a ceremony is accepted from. */
   publicUrl: string
 }
@@ -29,7 +31,7 @@ export interface PasskeyRoutesOptions extends LoginDependencies {
  */
 export async function passkeyRoutes(app: App, options: PasskeyRoutesOptions) {
   const { db, publicUrl } = options
-  const shared = { challenges: createPasskeyChallenges(db), users: createUsersRepository(db), relyingParty: relyingPartyOf(publicUrl) }
-  await app.register(passkeyAccountRoutes, { ...options, ...shared, mailQueue: createMailQueue(db) })
+  const shared = { challenges: createPasskeyChallenges(db), relyingParty: relyingPartyOf(publicUrl) }
+  await app.register(passkeyAccountRoutes, { ...options, ...shared })
   await app.register(passkeySignInRoutes, { ...options, ...shared })
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
 import { languageOfAccount } from '../account/locale.js'
-import { createMailQueue } from '../mail/queue.js'
+import type { MailQueue } from '../mail/queue.js'
 import { type SignInOrigin, newDeviceMail } from '../mail/templates.js'
 import { deviceName } from './device.js'
 
@@ -13,6 +13,7 @@ const LAST_SEEN_PRECISION_MS = 24 * 60 * 60_000
 
 export interface NewDeviceNoticeOptions {
   db: Kysely<Database>
+  mailQueue: MailQueue
   /** HUB_PUBLIC_URL, for the notice's link. */
   publicUrl: string
 }
@@ -22,8 +23,7 @@ export interface NewDeviceNoticeOptions {
  * in from, by name, and a sign-in from another one mails the account's address. The first device
  * an account remembers is no news: it is where the person signed in first.
  */
-export function createNewDeviceNotices({ db, publicUrl }: NewDeviceNoticeOptions) {
-  const queue = createMailQueue(db)
+export function createNewDeviceNotices({ db, mailQueue: queue, publicUrl }: NewDeviceNoticeOptions) {
 
   /** In one transaction: the device is remembered exactly when its notice is queued, so none is lost. */
   const rememberNew = async (userId: string, device: string, origin: SignInOrigin): Promise<boolean> =>
