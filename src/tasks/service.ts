@@ -1,7 +1,7 @@
 import type { Service, ServiceContext } from '../shared/runtime.js'
 import type { JWTVerifyGetKey } from 'jose'
 import { buildTasksApp } from './app.js'
-import { tasksCookieKeys } from './web/cookie-keys.js'
+import { TASKS_COOKIE_SECRET_FILE, loadCookieSecrets } from '../hub/security/cookie-secrets.js'
 import { registerTasksClient } from './web/hub-client-registration.js'
 
 export interface TasksServiceOptions {
@@ -22,7 +22,7 @@ export function createTasksService({ hubKeys, registerWithHub = false }: TasksSe
         config: config.tasks,
         db,
         logger,
-        cookieKeys: tasksCookieKeys(config.shared.dataDir),
+        cookieKeys: loadCookieSecrets(undefined, config.shared.dataDir, TASKS_COOKIE_SECRET_FILE),
         ...(hubKeys ? { hubKeys: await hubKeys(context) } : {})
       })
     }

@@ -4,12 +4,15 @@ import { readOrCreateSecretFile } from './secret-files.js'
 
 export const COOKIE_SECRET_FILE = 'hub-cookie-secret'
 
+/** The task manager's pages keep a key of their own, so that neither service can forge the other's cookies. */
+export const TASKS_COOKIE_SECRET_FILE = 'tasks-cookie-secret'
+
 /**
- * The HMAC keys of the auth and CSRF cookies: HUB_COOKIE_SECRET when set (the first signs, all
- * verify), else one random key generated into DATA_DIR at first start.
+ * The HMAC keys of a service's cookies: the configured ones when set (HUB_COOKIE_SECRET: the first
+ * signs, all verify), else one random key generated into DATA_DIR at first start, in `fileName`.
  */
-export function loadCookieSecrets(configured: string[] | undefined, dataDir: string): string[] {
+export function loadCookieSecrets(configured: string[] | undefined, dataDir: string, fileName = COOKIE_SECRET_FILE): string[] {
   if (configured) return configured
-  const secret = readOrCreateSecretFile(path.join(dataDir, COOKIE_SECRET_FILE), randomBytes(32).toString('base64url'))
+  const secret = readOrCreateSecretFile(path.join(dataDir, fileName), randomBytes(32).toString('base64url'))
   return [secret.trim()]
 }
