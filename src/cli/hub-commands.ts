@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './billing.js'
 import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { deleteUser } from './account-deletion.js'
 import { withDatabase } from './database.js'
@@ -30,6 +31,13 @@ Usage:
   npm run hub -- clients:remove --id ID         removes a client, ending its grants and tokens
   npm run hub -- mail:outbox [--to EMAIL] [--limit N]
                                                 prints the newest mails written to DATA_DIR/outbox
+  npm run hub -- plans:add --id ID --name NAME [--price CENTS --currency EUR --interval month|year]
+                 [--stripe-price PRICE_ID] --entitlements a,b,c
+                                                adds or changes a billing plan
+  npm run hub -- plans:list                     lists the plans
+  npm run hub -- plans:remove --id ID           removes a plan no one is subscribed to
+  npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
+                                                sets an account's plan by hand
   npm run hub -- --help
 
 users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
@@ -54,7 +62,9 @@ ${CSP_TOP_USAGE}
 
 ${MAIL_OUTBOX_USAGE}
 
-${CLIENTS_USAGE}`
+${CLIENTS_USAGE}
+
+${BILLING_USAGE}`
 
 export interface CliIo {
   env: Env
@@ -67,7 +77,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -95,6 +105,11 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
       case 'clients:list':
       case 'clients:remove':
         return await clientsCommand(command, config, clientOptionsOf(parsed.values), io)
+      case 'plans:add':
+      case 'plans:list':
+      case 'plans:remove':
+      case 'billing:set':
+        return await billingCommand(command, config, parsed.values, io)
       case 'mail:outbox':
         return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
       default:

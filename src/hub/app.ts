@@ -22,6 +22,7 @@ import { connectRedis } from './rate-limit/redis-connection.js'
 import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
 import { createAccountMail } from './account/account-mail.js'
+import { createSubscriptions } from './billing/subscriptions.js'
 import { emailVerificationRoutes } from './account/email-verification.js'
 import { passwordResetRoutes } from './account/password-reset.js'
 import { createOwnAccountRepository } from './account/repository.js'
@@ -142,6 +143,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const accounts = createAccounts(users)
   const identityProvider = identityProviderOf(config, keyring, accounts)
   const passkeys = createPasskeyRepository(db)
+  const subscriptions = createSubscriptions(db, config.billing.graceDays)
+  const entitlementsOf = subscriptions.entitlementsOf(now)
 
   const app = await createServer({
     logger,
@@ -277,6 +280,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     issuer: config.publicUrl,
     apps: config.apps,
     identityOf: identityProvider.builtin ? accountSsoIdentities(db) : identityOfSession,
+    entitlementsOf,
     audit,
     now
   })
@@ -307,6 +311,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     keyring,
     cookieKeys,
     accountOf: identityProvider.builtin ? builtinProviderAccounts(db) : externalProviderAccounts(db, now),
+    entitlementsOf,
     sessions,
     privacy,
     audit,

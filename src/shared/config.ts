@@ -6,6 +6,7 @@ import path from 'node:path'
 import { canonicalHost } from './http/host-header.js'
 import { TASKS_EXPORT_PATH } from './export/export-request.js'
 import { TASKS_SECURITY_EVENTS_PATH } from './security-events/security-event-token.js'
+import { type BillingConfig, readBillingConfig } from './billing-config.js'
 
 /** Raised for a bad environment value; start-up prints it and exits 1. */
 export class ConfigError extends Error {
@@ -97,6 +98,8 @@ export interface HubConfig {
   mailFrom: string
   /** The AES-256 key secrets are encrypted with at rest (32 bytes). Undefined: a key kept in DATA_DIR. */
   encryptionKey: Buffer | undefined
+  /** Plans, grace period and Stripe (docs/billing.md). */
+  billing: BillingConfig
 }
 
 export interface Config {
@@ -191,7 +194,8 @@ function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): Hu
     allowedHosts: read.list('HUB_ALLOWED_HOSTS').map((entry) => read.allowedHost('HUB_ALLOWED_HOSTS', entry)),
     smtpUrl: readSmtpUrl(read),
     mailFrom: readMailFrom(read, new URL(publicUrl).hostname),
-    encryptionKey: readEncryptionKey(read)
+    encryptionKey: readEncryptionKey(read),
+    billing: readBillingConfig(read)
   }
 }
 

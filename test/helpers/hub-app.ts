@@ -32,7 +32,8 @@ export const TEST_HUB_CONFIG: HubConfig = {
   allowedHosts: ['localhost'],
   smtpUrl: undefined,
   mailFrom: 'Hearth <no-reply@localhost>',
-  encryptionKey: undefined
+  encryptionKey: undefined,
+  billing: { graceDays: 7, stripe: undefined }
 }
 
 /** A clock the test moves by hand. */

@@ -27,7 +27,9 @@ describe('readConfig: hub section', () => {
       trustedProxies: [],
       allowedHosts: [],
       smtpUrl: undefined,
-      mailFrom: 'Hearth <no-reply@localhost>'
+      mailFrom: 'Hearth <no-reply@localhost>',
+      // No payment provider: plans are set by hand.
+      billing: { graceDays: 7, stripe: undefined }
     })
   })
 
@@ -59,7 +61,11 @@ describe('readConfig: hub section', () => {
       HUB_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8,fd00::1',
       HUB_ALLOWED_HOSTS: 'hub.internal:3001, ID.example',
       HUB_SMTP_URL: 'smtp://hub:secret@mail.example:587',
-      HUB_MAIL_FROM: 'Family Hub <hub@family.example>'
+      HUB_MAIL_FROM: 'Family Hub <hub@family.example>',
+      HUB_BILLING_GRACE_DAYS: '0',
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_def456',
+      STRIPE_API_URL: 'http://127.0.0.1:12111'
     })
     expect(hub).toEqual({
       port: 4001,
@@ -82,7 +88,8 @@ describe('readConfig: hub section', () => {
       trustedProxies: ['loopback', '10.0.0.0/8', 'fd00::1'],
       allowedHosts: ['hub.internal:3001', 'id.example'],
       smtpUrl: 'smtp://hub:secret@mail.example:587',
-      mailFrom: 'Family Hub <hub@family.example>'
+      mailFrom: 'Family Hub <hub@family.example>',
+      billing: { graceDays: 0, stripe: { secretKey: 'sk_test_abc123', webhookSecret: 'whsec_def456', apiUrl: new URL('http://127.0.0.1:12111') } }
     })
   })
 
@@ -118,7 +125,15 @@ describe('readConfig: hub section', () => {
     ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth' }],
     ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'a@family.example, b@family.example' }],
     ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth <hub@family.example>\nBcc: x@evil.example' }],
-    ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth <hub>' }]
+    ['HUB_MAIL_FROM', { HUB_MAIL_FROM: 'Hearth <hub>' }],
+    ['HUB_BILLING_GRACE_DAYS', { HUB_BILLING_GRACE_DAYS: '-1' }],
+    ['HUB_BILLING_GRACE_DAYS', { HUB_BILLING_GRACE_DAYS: '7d' }],
+    ['STRIPE_SECRET_KEY', { STRIPE_SECRET_KEY: 'pk_test_abc' }],
+    ['STRIPE_WEBHOOK_SECRET', { STRIPE_SECRET_KEY: 'sk_test_abc' }],
+    ['STRIPE_WEBHOOK_SECRET', { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'secret' }],
+    ['STRIPE_WEBHOOK_SECRET', { STRIPE_WEBHOOK_SECRET: 'whsec_abc' }],
+    ['STRIPE_API_URL', { STRIPE_API_URL: 'http://127.0.0.1:12111' }],
+    ['STRIPE_API_URL', { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_API_URL: 'localhost:12111' }]
   ])('refuses a bad %s, naming it', (variable, env) => {
     expect(() => readConfig(env)).toThrowError(ConfigError)
     expect(() => readConfig(env)).toThrowError(new RegExp(`^${variable}: `))

@@ -83,7 +83,7 @@ describe.each(databasesUnderTest())('the task manager taking security events on 
   })
 
   it("refuses the hub's SSO token, signed by the same keys but not a SET, and a SET without one subject", async () => {
-    const { token: ssoToken } = await issueSsoToken(tasks.hubKeys, HUB_ORIGIN, { userId: 'u', email: 'u@example.com', emailVerified: false, audience: 'tasks' }, new Date())
+    const { token: ssoToken } = await issueSsoToken(tasks.hubKeys, HUB_ORIGIN, { userId: 'u', email: 'u@example.com', emailVerified: false, audience: 'tasks', plan: 'free', entitlements: [] }, new Date())
     expect((await push(ssoToken)).json()).toMatchObject({ err: 'invalid_request' })
 
     const { key, kid, alg } = await tasks.hubKeys.signingKey()
@@ -169,7 +169,7 @@ describe.each(databasesUnderTest())('the task manager refusing tokens from befor
     const hubKeys = await freshKeyring()
     let clock = Date.now()
     const app = await buildTestTasksApp(handle.current.db, { hubKeys: keysOf(hubKeys), now: () => new Date(clock), config: { auth: 'token' } })
-    const tokenAt = async (userId: string, at: Date) => (await issueSsoToken(hubKeys, HUB_ORIGIN, { userId, email: `${userId}@example.com`, emailVerified: false, audience: 'tasks' }, at)).token
+    const tokenAt = async (userId: string, at: Date) => (await issueSsoToken(hubKeys, HUB_ORIGIN, { userId, email: `${userId}@example.com`, emailVerified: false, audience: 'tasks', plan: 'free', entitlements: [] }, at)).token
     const list = async (token: string) => (await app.inject({ url: '/tasks', headers: { authorization: `Bearer ${token}` } })).statusCode
     try {
       const before = await tokenAt('revoked-user', new Date(clock - 60_000))

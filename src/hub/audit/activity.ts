@@ -43,7 +43,13 @@ export const ACTIVITY_DETAIL_FIELDS: Record<AuditEventType, readonly string[]> =
   'totp.disabled': [],
   'recovery-codes.regenerated': [],
   'recovery-code.used': ['remaining'],
-  'signin.second-factor.failed': ['method', 'attemptsLeft']
+  'signin.second-factor.failed': ['method', 'attemptsLeft'],
+  'billing.plan.changed': ['plan', 'status', 'source'],
+  'billing.checkout.started': ['plan'],
+  'billing.portal.opened': [],
+  // `total` is the amount as Stripe reported it, already written with its currency ("12.00 EUR").
+  'billing.invoice.paid': ['total'],
+  'billing.payment.failed': ['total']
 }
 
 export interface ActivityEvent {

@@ -33,7 +33,13 @@ export const AUDIT_EVENT_TYPES = [
   'totp.disabled',
   'recovery-codes.regenerated',
   'recovery-code.used',
-  'signin.second-factor.failed'
+  'signin.second-factor.failed',
+  /** Billing (docs/billing.md): `source` is `administrator` (billing:set) or `stripe`. */
+  'billing.plan.changed',
+  'billing.checkout.started',
+  'billing.portal.opened',
+  'billing.invoice.paid',
+  'billing.payment.failed'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

@@ -32,7 +32,12 @@ const ERASED_BY_USER_ID = {
   passkeyChallenges: true,
   knownDevices: true,
   // The task manager's browser sessions; it also ends them itself on `account-purged`.
-  tasksSessions: true
+  tasksSessions: true,
+  // Stripe's own records stay with Stripe; the hub's copies go. The subscription is canceled at
+  // Stripe before erasure starts (docs/billing.md).
+  billingSubscriptions: true,
+  billingCustomers: true,
+  billingInvoices: true
 } as const satisfies Record<UserKeyedTable, true>
 
 export interface AccountToErase {

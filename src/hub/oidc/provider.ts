@@ -5,6 +5,7 @@ import type { Database } from '../../shared/database/schema.js'
 import type { ActiveSession } from '../sessions/sessions.js'
 import type { Keyring } from '../tokens/keyring.js'
 import type { SsoIdentity } from '../tokens/sso-identity.js'
+import type { EntitlementsOf } from '../billing/entitlements.js'
 import { type OidcClients, secretMatches } from './clients.js'
 import { Provider, interactionPolicy } from './oidc-provider-module.js'
 import { OIDC_PATH_PREFIX, interactionPath } from './paths.js'
@@ -21,6 +22,8 @@ export interface HubProviderOptions {
   keyring: Keyring
   cookieKeys: readonly string[]
   accountOf: ProviderAccountOf
+  /** The `billing` scope's claims: the account's plan and entitlements (docs/billing.md). */
+  entitlementsOf: EntitlementsOf
   /** The hub session the request carries, as the mount read it before handing the request over. */
   hubSessionOf: (request: IncomingMessage) => ActiveSession | null
   /** Whether to believe X-Forwarded-Proto (HUB_TRUSTED_PROXIES is set). */
@@ -87,16 +90,18 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
       if (!identity) return undefined
       return {
         accountId,
-        claims: () => ({
+        // Asked for only when a token or userinfo answer is made, and then read fresh.
+        claims: async () => ({
           sub: accountId,
           email: identity.email,
           email_verified: identity.emailVerified,
-          ...(identity.name === undefined ? {} : { name: identity.name })
+          ...(identity.name === undefined ? {} : { name: identity.name }),
+          ...(await options.entitlementsOf(accountId))
         })
       }
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    scopes: ['openid', 'email', 'profile', 'offline_access'],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], billing: ['plan', 'entitlements'] },
+    scopes: ['openid', 'email', 'profile', 'billing', 'offline_access'],
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],

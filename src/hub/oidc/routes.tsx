@@ -25,6 +25,7 @@ import { oidcTranslatorFor } from './messages.js'
 import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
 import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
 import { type ProviderAccountOf, buildHubProvider } from './provider.js'
+import type { EntitlementsOf } from '../billing/entitlements.js'
 import { ConsentPage, formTargetOf, pageHtml, policyWithFormTarget } from './provider-pages.js'
 
 export interface OidcProviderRoutesOptions {
@@ -35,6 +36,7 @@ export interface OidcProviderRoutesOptions {
   keyring: Keyring
   cookieKeys: readonly string[]
   accountOf: ProviderAccountOf
+  entitlementsOf: EntitlementsOf
   sessions: Sessions
   privacy: Pick<PrivacyService, 'recordConsent' | 'consents'>
   audit: AuditRequest
@@ -46,7 +48,7 @@ export interface OidcProviderRoutesOptions {
 }
 
 /** The scopes the consent page can name; any other requested scope is refused by the provider. */
-const CONSENT_SCOPES = ['openid', 'email', 'profile', 'offline_access']
+const CONSENT_SCOPES = ['openid', 'email', 'profile', 'billing', 'offline_access']
 const hide = true
 export const INTERACTION_NOT_FOUND = 'This sign-in has expired or was started in another browser: start again from the application'
 export const UNKNOWN_CLIENT = 'The application asking to sign you in is no longer registered'

@@ -6,6 +6,7 @@ import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../security
 import { OIDC_PATH_PREFIX } from '../oidc/paths.js'
 import { isUnder, pathOf } from '../request-path.js'
 import { CSP_REPORT_PATH } from '../security/security-headers.js'
+import { STRIPE_WEBHOOK_PATH } from '../billing/paths.js'
 
 export interface CsrfOptions {
   cookieKeys: readonly string[]
@@ -16,14 +17,16 @@ export interface CsrfOptions {
 
 const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-/** Where a session starts (the caller holds no token yet) and where browsers post CSP reports. */
+/** Where a session starts (the caller holds no token yet), where browsers post CSP reports, and Stripe's webhook. */
 export const CSRF_EXEMPT_PATHS: ReadonlySet<string> = new Set([
   '/api/auth/login',
   // The second step of a login holds no session either; its challenge is what it proves.
   '/api/auth/login/second-factor',
   '/api/auth/set-cookie',
   '/api/auth/signup',
-  CSP_REPORT_PATH
+  CSP_REPORT_PATH,
+  // Stripe's calls carry no cookie; their signature is what they prove (docs/billing.md).
+  STRIPE_WEBHOOK_PATH
 ])
 
 /**

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { unauthorized } from '../../shared/errors.js'
 import { AUTH_COOKIE } from '../cookies.js'
 import { isUnder, pathOf } from '../request-path.js'
+import { STRIPE_WEBHOOK_PATH } from '../billing/paths.js'
 import type { ActiveSession, Sessions } from '../sessions/sessions.js'
 
 declare module 'fastify' {
@@ -16,7 +17,10 @@ declare module 'fastify' {
  * The spec's endpoints that need the auth cookie, by path, so routes issue 4 adds under them
  * are protected the moment they exist (and refused with 401, not 404, before that).
  */
-export const SESSION_REQUIRED_PATHS = ['/api/auth/refresh', '/api/auth/generate-token', '/api/auth/reauthenticate', '/api/export', '/api/privacy', '/api/account']
+export const SESSION_REQUIRED_PATHS = ['/api/auth/refresh', '/api/auth/generate-token', '/api/auth/reauthenticate', '/api/export', '/api/privacy', '/api/account', '/api/billing']
+
+/** Below a protected path, but proven otherwise: Stripe signs its webhook calls. */
+const SESSION_EXEMPT_PATHS: ReadonlySet<string> = new Set([STRIPE_WEBHOOK_PATH])
 
 export interface SessionStageOptions {
   sessions: Sessions
@@ -29,7 +33,7 @@ export const sessionStage = fp<SessionStageOptions>(
     app.decorateRequest('session', null)
     app.addHook('onRequest', async (request) => {
       const path = pathOf(request)
-      if (!SESSION_REQUIRED_PATHS.some((prefix) => isUnder(path, prefix))) return
+      if (!SESSION_REQUIRED_PATHS.some((prefix) => isUnder(path, prefix)) || SESSION_EXEMPT_PATHS.has(path)) return
       request.session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
       if (!request.session) throw unauthorized('Sign in required: the auth cookie is missing, invalid or expired')
     })

@@ -6,6 +6,7 @@ import { sessionOf } from '../plugins/session.js'
 import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../schemas.js'
 import type { Keyring } from '../tokens/keyring.js'
 import type { SsoIdentityOf } from '../tokens/sso-identity.js'
+import type { EntitlementsOf } from '../billing/entitlements.js'
 import { issueSsoToken } from '../tokens/sso-tokens.js'
 
 export interface SsoDependencies {
@@ -16,6 +17,8 @@ export interface SsoDependencies {
   apps: Record<string, string>
   /** What the token says of the session's person: `email`, `email_verified`, `name`. */
   identityOf: SsoIdentityOf
+  /** The account's plan and entitlements (docs/billing.md). */
+  entitlementsOf: EntitlementsOf
   audit: AuditRequest
   now: () => Date
 }
@@ -23,7 +26,7 @@ export interface SsoDependencies {
 /** Applications cache the key set; a rotated-in key is found anyway, since verifiers refetch on an unknown kid. */
 const JWKS_CACHE_SECONDS = 300
 
-export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, audit, now }: SsoDependencies) {
+export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, entitlementsOf, audit, now }: SsoDependencies) {
   app.post(
     '/api/auth/generate-token',
     {
@@ -41,7 +44,8 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, a
       }
       const session = sessionOf(request)
       const { userId } = session
-      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, audience, ...(await identityOf(session)) }, now())
+      const [identity, entitlements] = await Promise.all([identityOf(session), entitlementsOf(userId)])
+      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, audience, ...identity, ...entitlements }, now())
       await audit(request, { userId, type: 'sso-token.issued', detail: { audience } })
       return { token, expiresAt: expiresAt.toISOString() }
     }

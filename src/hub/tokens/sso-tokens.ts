@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { SSO_TOKEN_LIFETIME_SECONDS, SSO_TOKEN_TYPE } from '../../shared/sso/sso-token.js'
 import type { Keyring } from './keyring.js'
 import { signWithKeyring } from './signing.js'
+import type { Entitlements } from '../billing/entitlements.js'
 
-export interface SsoTokenClaims {
+export interface SsoTokenClaims extends Entitlements {
   userId: string
   email: string
   /** Whether a link mailed to `email` was used (built-in provider), or the provider said so at sign-in. */
@@ -14,7 +15,11 @@ export interface SsoTokenClaims {
   audience: string
 }
 
-/** Signs an SSO token: typed `hearth-sso+jwt`, `iss` the hub's public URL, `aud` the application, one-off `jti`, five minutes; `name` only when given. */
+/**
+ * Signs an SSO token: typed `hearth-sso+jwt`, `iss` the hub's public URL, `aud` the application,
+ * one-off `jti`, five minutes; `name` only when given; the account's `plan` and `entitlements`
+ * (docs/billing.md).
+ */
 export function issueSsoToken(
   keyring: Keyring,
   issuer: string,
@@ -29,7 +34,14 @@ export function issueSsoToken(
       subject: claims.userId,
       lifetimeSeconds: SSO_TOKEN_LIFETIME_SECONDS,
       type: SSO_TOKEN_TYPE,
-      claims: { email: claims.email, email_verified: claims.emailVerified, ...(claims.name !== undefined && { name: claims.name }), jti: randomUUID() }
+      claims: {
+        email: claims.email,
+        email_verified: claims.emailVerified,
+        ...(claims.name !== undefined && { name: claims.name }),
+        plan: claims.plan,
+        entitlements: claims.entitlements,
+        jti: randomUUID()
+      }
     },
     now
   )

@@ -31,6 +31,7 @@ import * as oidcProviderRecords from './migrations/0050-oidc-provider-records.js
 import * as oidcClients from './migrations/0051-oidc-clients.js'
 import * as oidcProviderHubSessions from './migrations/0052-oidc-provider-hub-sessions.js'
 import * as tasksSessions from './migrations/0053-tasks-sessions.js'
+import * as billing from './migrations/0054-billing.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -55,7 +56,8 @@ const migrations: Record<string, Migration> = {
   '0050-oidc-provider-records': oidcProviderRecords,
   '0051-oidc-clients': oidcClients,
   '0052-oidc-provider-hub-sessions': oidcProviderHubSessions,
-  '0053-tasks-sessions': tasksSessions
+  '0053-tasks-sessions': tasksSessions,
+  '0054-billing': billing
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -28,6 +28,11 @@ export interface Database {
   oidcProviderRecords: OidcProviderRecordsTable
   oidcClients: OidcClientsTable
   tasksSessions: TasksSessionsTable
+  billingPlans: BillingPlansTable
+  billingSubscriptions: BillingSubscriptionsTable
+  billingCustomers: BillingCustomersTable
+  billingInvoices: BillingInvoicesTable
+  billingWebhookEvents: BillingWebhookEventsTable
 }
 
 export interface TasksTable {
@@ -314,4 +319,61 @@ export interface TasksSessionsTable {
   hubSid: string | null
   createdAt: string
   expiresAt: string
+}
+
+/** The operator's plans (`npm run hub -- plans:add`); `free` always exists. */
+export interface BillingPlansTable {
+  id: string
+  name: string
+  /** In the currency's smallest unit; null (with currency and interval) for a plan only set by hand. */
+  price: number | null
+  /** ISO 4217, upper case. */
+  currency: string | null
+  interval: 'month' | 'year' | null
+  stripePriceId: string | null
+  /** JSON array of entitlement names. */
+  entitlements: string
+  createdAt: string
+}
+
+/** One per account that ever had a plan other than free. */
+export interface BillingSubscriptionsTable {
+  userId: string
+  planId: string
+  status: 'active' | 'trialing' | 'past_due' | 'canceled'
+  currentPeriodEnd: string | null
+  /** 0 or 1. */
+  cancelAtPeriodEnd: number
+  pastDueSince: string | null
+  /** Null for a subscription set by hand. */
+  stripeSubscriptionId: string | null
+  /** When Stripe made the state last applied (its event's `created`). */
+  stripeStateAt: string | null
+  updatedAt: string
+}
+
+export interface BillingCustomersTable {
+  userId: string
+  stripeCustomerId: string
+  createdAt: string
+}
+
+export interface BillingInvoicesTable {
+  /** Stripe's invoice id. */
+  id: string
+  userId: string
+  /** In the currency's smallest unit. */
+  amount: number
+  currency: string
+  status: 'paid' | 'failed'
+  paidAt: string | null
+  url: string | null
+  createdAt: string
+}
+
+/** Stripe events already applied: a retry or a replay changes nothing. */
+export interface BillingWebhookEventsTable {
+  id: string
+  type: string
+  receivedAt: string
 }

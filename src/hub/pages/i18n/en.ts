@@ -201,6 +201,11 @@ export const en = {
   'activity.event.recovery-codes.regenerated': 'Made new recovery codes',
   'activity.event.recovery-code.used': 'Signed in with a recovery code ({remaining} left)',
   'activity.event.signin.second-factor.failed': 'A wrong second-step code was entered for your account',
+  'activity.event.billing.plan.changed': 'Your plan is now {plan} ({status})',
+  'activity.event.billing.checkout.started': 'Started subscribing to {plan}',
+  'activity.event.billing.portal.opened': 'Opened billing management',
+  'activity.event.billing.invoice.paid': 'Paid an invoice of {total}',
+  'activity.event.billing.payment.failed': 'A payment of {total} failed',
 
   'security.title': 'Security',
   'security.intro': 'Where your account is signed in, and how you sign in.',

@@ -200,6 +200,11 @@ export const es: Record<MessageKey, string> = {
   'activity.event.recovery-codes.regenerated': 'Generaste nuevos códigos de recuperación',
   'activity.event.recovery-code.used': 'Iniciaste sesión con un código de recuperación (quedan {remaining})',
   'activity.event.signin.second-factor.failed': 'Se introdujo un código de segundo paso incorrecto para tu cuenta',
+  'activity.event.billing.plan.changed': 'Tu plan ahora es {plan} ({status})',
+  'activity.event.billing.checkout.started': 'Empezaste a suscribirte a {plan}',
+  'activity.event.billing.portal.opened': 'Abriste la gestión de pagos',
+  'activity.event.billing.invoice.paid': 'Pagaste una factura de {total}',
+  'activity.event.billing.payment.failed': 'Falló un pago de {total}',
 
   'security.title': 'Seguridad',
   'security.intro': 'Dónde está abierta tu cuenta y cómo inicias sesión.',

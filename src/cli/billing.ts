@@ -1,0 +1,143 @@
+import type { Config } from '../shared/config.js'
+import { setPlanByHand } from '../hub/billing/by-hand.js'
+import { FREE_PLAN_ID, PLAN_INTERVALS, type Plan, type PlanInterval, PlanError, createPlans } from '../hub/billing/plans.js'
+import { withDatabase } from './database.js'
+import { escapeForTerminal } from './terminal-text.js'
+
+export const BILLING_USAGE = `plans:add adds a plan, or changes the one with that id (its subscribers keep it): --price in
+cents with --currency and --interval for a plan sold through Stripe (--stripe-price names the
+Stripe price it sells; the price itself is Stripe's), none for one only set by hand. The free plan
+is built in, grants nothing and is every account's plan until another is set. plans:remove
+refuses a plan someone is subscribed to. billing:set gives an account a plan by hand, until a date
+(YYYY-MM-DD or an ISO time) or for good; --plan free ends it (docs/billing.md).`
+
+export const BILLING_OPTIONS = {
+  price: { type: 'string' },
+  currency: { type: 'string' },
+  interval: { type: 'string' },
+  'stripe-price': { type: 'string' },
+  entitlements: { type: 'string' },
+  plan: { type: 'string' },
+  until: { type: 'string' }
+} as const
+
+export interface BillingCommandOptions {
+  id?: string | undefined
+  name?: string | undefined
+  email?: string | undefined
+  price?: string | undefined
+  currency?: string | undefined
+  interval?: string | undefined
+  'stripe-price'?: string | undefined
+  entitlements?: string | undefined
+  plan?: string | undefined
+  until?: string | undefined
+}
+
+type Io = { out: (line: string) => void; err: (line: string) => void }
+export type BillingCommand = 'plans:add' | 'plans:list' | 'plans:remove' | 'billing:set'
+
+/** `npm run hub -- plans:add|plans:list|plans:remove|billing:set`; resolves to the exit code. */
+export async function billingCommand(command: BillingCommand, config: Config, options: BillingCommandOptions, io: Io): Promise<number> {
+  try {
+    switch (command) {
+      case 'plans:list':
+        return await listPlans(config, io)
+      case 'plans:add':
+        return await addPlan(config, options, io)
+      case 'plans:remove':
+        return await removePlan(config, options, io)
+      case 'billing:set':
+        return await setPlan(config, options, io)
+    }
+  } catch (error) {
+    if (error instanceof PlanError) {
+      io.err(error.message)
+      return 1
+    }
+    throw error
+  }
+}
+
+async function addPlan(config: Config, options: BillingCommandOptions, io: Io): Promise<number> {
+  if (!options.id || !options.name) {
+    io.err('plans:add needs --id and --name')
+    return 2
+  }
+  const plan: Plan = {
+    id: options.id,
+    name: options.name,
+    price: options.price === undefined ? null : wholeNumber(options.price),
+    currency: options.currency?.toUpperCase() ?? null,
+    interval: options.interval === undefined ? null : interval(options.interval),
+    stripePriceId: options['stripe-price'] ?? null,
+    entitlements: (options.entitlements ?? '').split(',').map((entitlement) => entitlement.trim()).filter((entitlement) => entitlement !== '')
+  }
+  await withDatabase(config.shared, (db) => createPlans(db).save(plan, new Date()))
+  io.out(escapeForTerminal(`Saved plan ${plan.id} (${describe(plan)}).`))
+  if (plan.price !== null && plan.stripePriceId === null && config.hub.billing.stripe) io.out('It has no --stripe-price: it cannot be bought through Stripe until it has one.')
+  return 0
+}
+
+async function listPlans(config: Config, io: Io): Promise<number> {
+  const plans = await withDatabase(config.shared, (db) => createPlans(db).list())
+  for (const plan of plans) io.out(escapeForTerminal(`${plan.id}  "${plan.name}"  ${describe(plan)}`))
+  return 0
+}
+
+async function removePlan(config: Config, options: BillingCommandOptions, io: Io): Promise<number> {
+  if (!options.id) {
+    io.err('plans:remove needs --id')
+    return 2
+  }
+  const id = options.id
+  if (!(await withDatabase(config.shared, (db) => createPlans(db).remove(id)))) {
+    io.err(`No plan has the id ${id}`)
+    return 1
+  }
+  io.out(`Removed plan ${id}.`)
+  return 0
+}
+
+async function setPlan(config: Config, options: BillingCommandOptions, io: Io): Promise<number> {
+  const { email, plan } = options
+  if (!email || !plan) {
+    io.err('billing:set needs --email and --plan')
+    return 2
+  }
+  if (config.hub.identityProvider.kind !== 'builtin') {
+    io.err('HUB_IDP is oidc: accounts live at the external identity provider, so billing:set cannot find one by address')
+    return 1
+  }
+  const until = options.until === undefined ? null : date(options.until)
+  const changed = await withDatabase(config.shared, (db) => setPlanByHand(db, { email, planId: plan, until }, new Date()))
+  if (!changed) {
+    io.err('No account has this email')
+    return 1
+  }
+  io.out(escapeForTerminal(`${email} is on ${plan}${until ? ` until ${until.toISOString()}` : ''}.`))
+  return 0
+}
+
+function describe(plan: Plan): string {
+  if (plan.id === FREE_PLAN_ID) return 'free, entitlements: none'
+  const price = plan.price === null || plan.currency === null ? 'set by hand only' : `${(plan.price / 100).toFixed(2)} ${plan.currency} a ${plan.interval}`
+  const stripe = plan.stripePriceId === null ? '' : `, Stripe ${plan.stripePriceId}`
+  return `${price}${stripe}, entitlements: ${plan.entitlements.join(', ') || 'none'}`
+}
+
+function wholeNumber(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new PlanError('--price is a whole, positive number of cents (1000 for 10.00)')
+  return Number(value)
+}
+
+function interval(value: string): PlanInterval {
+  if (!(PLAN_INTERVALS as readonly string[]).includes(value)) throw new PlanError(`--interval is ${PLAN_INTERVALS.join(' or ')}`)
+  return value as PlanInterval
+}
+
+function date(value: string): Date {
+  const parsed = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? new Date(value) : new Date(Number.NaN)
+  if (Number.isNaN(parsed.getTime())) throw new PlanError(`--until is a date (2027-01-31) or an ISO time, got "${value}"`)
+  return parsed
+}
