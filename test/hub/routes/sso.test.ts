@@ -34,6 +34,9 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
       email: user.email,
       // No verification link used yet; no `name` either: no display name, a private profile.
       email_verified: false,
+      // Every account is on the free plan until another is set (docs/billing.md).
+      plan: 'free',
+      entitlements: [],
       iat: expect.any(Number),
       exp: expect.any(Number),
       jti: expect.any(String)
