@@ -12,6 +12,12 @@ import type { Keyring } from '../tokens/keyring.js'
 
 /** How long the hub waits for an application's answer before listing it as unavailable. */
 export const APPLICATION_EXPORT_TIMEOUT_MS = 5_000
+/**
+ * The most the hub reads of one application's answer. The whole export is built in memory, so an
+ * application answering without end (a bug, or a compromised one) must not take the hub's memory
+ * with it; a household's records are far below this.
+ */
+export const APPLICATION_EXPORT_MAX_BYTES = 32 * 1024 * 1024
 /** What of an application's refusal the operator's log keeps. */
 const DETAIL_MAX_LENGTH = 300
 const NOT_AN_EXPORT = 'the answer is not an export'
@@ -33,6 +39,7 @@ export interface ApplicationExportOptions {
   logger: Logger
   now: () => Date
   timeoutMs?: number
+  maxBytes?: number
 }
 
 /**
@@ -43,7 +50,7 @@ export interface ApplicationExportOptions {
  * answer, an address that did not answer) go to the operator's log, not into the person's file.
  */
 export function applicationExports(options: ApplicationExportOptions): ApplicationExports {
-  const { endpoints, keyring, issuer, logger, now, timeoutMs = APPLICATION_EXPORT_TIMEOUT_MS } = options
+  const { endpoints, keyring, issuer, logger, now, timeoutMs = APPLICATION_EXPORT_TIMEOUT_MS, maxBytes = APPLICATION_EXPORT_MAX_BYTES } = options
   const unavailable = (applicationId: string, reason: string, detail?: string): ApplicationExportResult => {
     logger.warn({ applicationId, reason, ...(detail === undefined ? {} : { detail }) }, 'application export unavailable')
     return { status: 'unavailable', reason }
@@ -56,7 +63,9 @@ export function applicationExports(options: ApplicationExportOptions): Applicati
         signal: AbortSignal.timeout(timeoutMs)
       })
       if (!response.ok) return unavailable(applicationId, `answered ${response.status}`, (await response.text()).slice(0, DETAIL_MAX_LENGTH))
-      const answer: unknown = await response.json()
+      const body = await bodyUpTo(response, maxBytes)
+      if (body === undefined) return unavailable(applicationId, `the answer is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`)
+      const answer: unknown = JSON.parse(body)
       return isExportAnswer(answer) ? { status: 'exported', datasets: answer.datasets } : unavailable(applicationId, NOT_AN_EXPORT)
     } catch (error) {
       if (error instanceof DOMException && error.name === 'TimeoutError') return unavailable(applicationId, `no answer within ${timeoutMs / 1000} s`)
@@ -90,6 +99,25 @@ export async function signExportRequest(keyring: Keyring, issuer: string, applic
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + EXPORT_REQUEST_LIFETIME_SECONDS)
     .sign(key)
+}
+
+/** The body as text, or undefined (the rest left unread) once it passes `maxBytes`. */
+async function bodyUpTo(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes || !response.body) {
+    await response.body?.cancel()
+    return response.body ? undefined : ''
+  }
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of response.body) {
+    length += chunk.byteLength
+    if (length > maxBytes) {
+      await response.body.cancel().catch(() => undefined)
+      return undefined
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 function isExportAnswer(answer: unknown): answer is { datasets: Record<string, ApplicationExportRecord[]> } {

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterEach, describe, expect, it } from 'vitest'
-import { APPLICATION_EXPORT_TIMEOUT_MS, applicationExports } from '../../../src/hub/export/application-exports.js'
+import { APPLICATION_EXPORT_MAX_BYTES, APPLICATION_EXPORT_TIMEOUT_MS, applicationExports } from '../../../src/hub/export/application-exports.js'
 import { capturedLog } from '../../helpers/captured-log.js'
 import { HUB_ORIGIN } from '../../helpers/hub-app.js'
 import { freshKeyring } from '../../helpers/security-events.js'
@@ -25,9 +25,9 @@ describe('asking the applications for an export', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/export`
   }
   let log = capturedLog()
-  const askerFor = async (endpoints: Record<string, string>, timeoutMs = 5_000) => {
+  const askerFor = async (endpoints: Record<string, string>, timeoutMs = 5_000, maxBytes?: number) => {
     log = capturedLog()
-    return applicationExports({ endpoints, keyring: await freshKeyring(), issuer: HUB_ORIGIN, logger: log.logger, now: () => new Date(), timeoutMs })
+    return applicationExports({ endpoints, keyring: await freshKeyring(), issuer: HUB_ORIGIN, logger: log.logger, now: () => new Date(), timeoutMs, ...(maxBytes === undefined ? {} : { maxBytes }) })
   }
 
   it('waits 5 s for an application by default', () => {
@@ -77,6 +77,31 @@ describe('asking the applications for an export', () => {
   ])('lists an application answering %s as unavailable', async (_case, body) => {
     const endpoint = await serve((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(body))
     expect(await (await askerFor({ odd: endpoint }))('user-1')).toEqual({ odd: { status: 'unavailable', reason: 'the answer is not an export' } })
+  })
+
+  it('reads at most 32 MB of an answer, whether it says its length or streams without end', async () => {
+    expect(APPLICATION_EXPORT_MAX_BYTES).toBe(32 * 1024 * 1024)
+    const oneMegabyte = 1024 * 1024
+    const padded = JSON.stringify({ datasets: { notes: [{ id: 'n1', recordedAt: null, fields: { text: 'x'.repeat(oneMegabyte) } }] } })
+    const declared = await serve((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(padded))
+    let chunksSent = 0
+    const endless = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      const timer = setInterval(() => {
+        chunksSent++
+        if (!response.write(' '.repeat(64 * 1024))) return
+      }, 1)
+      response.on('close', () => clearInterval(timer))
+    })
+    const ask = await askerFor({ declared, endless }, 5_000, oneMegabyte)
+    expect(await ask('user-1')).toEqual({
+      declared: { status: 'unavailable', reason: 'the answer is larger than 1 MB' },
+      endless: { status: 'unavailable', reason: 'the answer is larger than 1 MB' }
+    })
+    // It stopped reading soon after the limit, rather than at the timeout.
+    expect(chunksSent).toBeLessThan(200)
+    // Below the limit, the same answer is an export.
+    expect((await (await askerFor({ declared }, 5_000, 2 * oneMegabyte))('user-1')).declared?.status).toBe('exported')
   })
 
   it('does not follow a redirect: the token is for the endpoint named', async () => {
