@@ -107,15 +107,16 @@ async function bodyUpTo(response: Response, maxBytes: number): Promise<string | 
     await response.body?.cancel()
     return response.body ? undefined : ''
   }
+  const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let length = 0
-  for await (const chunk of response.body) {
-    length += chunk.byteLength
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    length += read.value.byteLength
     if (length > maxBytes) {
-      await response.body.cancel().catch(() => undefined)
+      await reader.cancel().catch(() => undefined)
       return undefined
     }
-    chunks.push(chunk)
+    chunks.push(read.value)
   }
   return Buffer.concat(chunks).toString('utf8')
 }
