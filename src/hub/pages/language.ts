@@ -1,3 +1,4 @@
+import type { CookieSerializeOptions } from '@fastify/cookie'
 import Negotiator from 'negotiator'
 
 export const LANGUAGES = ['en', 'es'] as const
@@ -6,6 +7,12 @@ export const DEFAULT_LANGUAGE: Language = 'en'
 
 /** The cookie the language switcher sets; it outranks the browser's Accept-Language. */
 export const LANGUAGE_COOKIE = 'lang'
+
+/**
+ * A preference, not a credential: a year, and no script needs to read it; Secure like the
+ * service's own cookies. The task manager sets the same cookie, so on one host a switch serves both.
+ */
+export const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)

@@ -1,4 +1,3 @@
-import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { VNode } from 'preact'
 import { render } from 'preact-render-to-string'
@@ -16,7 +15,7 @@ import type { AccountSession } from '../sessions/account-sessions.js'
 import type { TwoStepRepository } from '../two-step/repository.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
-import { LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage } from './language.js'
+import { LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage, languageCookieOptions } from './language.js'
 import type { PageContext } from './layout.js'
 import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from './next-path.js'
 import type { ConnectedApplications } from '../oidc/connected-applications.js'
@@ -80,8 +79,6 @@ const NextQuery = Type.Object({ next: Type.Optional(Type.Unknown({ description: 
 const LoginQuery = Type.Object({ next: NextQuery.properties.next, notice: Type.Optional(Type.Unknown({ description: 'A note from the page that sent the person here' })) })
 const ActivityQuery = Type.Object({ cursor: Type.Optional(Type.Unknown({ description: 'Where the older page starts' })) })
 const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
-/** A preference, not a credential: a year, and no script needs to read it; Secure like the hub's own cookies. */
-const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
 const hide = true
 
 /**

@@ -1,11 +1,10 @@
 import cookie from '@fastify/cookie'
-import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { FastifyInstance } from 'fastify'
 import type { JWTVerifyGetKey } from 'jose'
 import { Type } from 'typebox'
 import { cookiesAreSecure } from '../../hub/cookies.js'
 import { type PageAssets, assetRoutes } from '../../hub/pages/assets.js'
-import { LANGUAGE_COOKIE, isLanguage } from '../../hub/pages/language.js'
+import { LANGUAGE_COOKIE, isLanguage, languageCookieOptions } from '../../hub/pages/language.js'
 import { safeNextPath } from '../../hub/pages/next-path.js'
 import type { AccessRule } from '../plugins/access-check.js'
 import type { TasksRepository } from '../repository.js'
@@ -31,8 +30,6 @@ export interface TaskManagerPagesOptions {
 }
 
 const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
-/** As the hub's: a preference, a year, no script reads it. Shared with the hub on one host, so one switch serves both. */
-const languageCookieOptions = (secure: boolean): CookieSerializeOptions => ({ path: '/', sameSite: 'lax', maxAge: 365 * 24 * 60 * 60, httpOnly: true, secure })
 
 /**
  * The pages' policy: the hub's stylesheet from here, forms that may lead to the hub (signing out
