@@ -23,6 +23,15 @@ import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './rate-limit/red
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './rate-limit/sign-in-throttle.js'
 import { createAccountMail } from './account/account-mail.js'
 import { createSubscriptions } from './billing/subscriptions.js'
+import { cancelStripeSubscriptionOf } from './billing/cancel-on-deletion.js'
+import { createStripeClient } from './billing/stripe-client.js'
+import { noPaymentRoutes, stripeBillingRoutes } from './billing/stripe-routes.js'
+import { stripeWebhookRoutes } from './billing/webhook.js'
+import { billingDataset } from './billing/export.js'
+import { createInvoices } from './billing/invoices.js'
+import { billingOverview } from './billing/overview.js'
+import { createPlans } from './billing/plans.js'
+import { billingRoutes } from './billing/routes.js'
 import { emailVerificationRoutes } from './account/email-verification.js'
 import { passwordResetRoutes } from './account/password-reset.js'
 import { createOwnAccountRepository } from './account/repository.js'
@@ -145,6 +154,12 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const passkeys = createPasskeyRepository(db)
   const subscriptions = createSubscriptions(db, config.billing.graceDays)
   const entitlementsOf = subscriptions.entitlementsOf(now)
+  // Payments through Stripe when the operator plugs it in (STRIPE_SECRET_KEY, docs/billing.md).
+  const stripeConfig = config.billing.stripe
+  const stripe = stripeConfig ? createStripeClient(stripeConfig) : undefined
+  const plans = createPlans(db)
+  // What `GET /api/billing` and the billing page show: the same rule as the tokens' claims.
+  const billingOverviewOf = billingOverview(subscriptions, createInvoices(db), now)
 
   const app = await createServer({
     logger,
@@ -265,6 +280,14 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // The hub's own records, so served whichever provider signs people in (docs/activity.md).
   const activity = createActivityLog(db, now)
   await app.register(activityRoutes, { activity })
+  if (stripeConfig && stripe) {
+    await app.register(stripeBillingRoutes, { stripe, db, publicUrl: config.publicUrl, audit, now })
+    await app.register(stripeWebhookRoutes, { stripe, webhookSecret: stripeConfig.webhookSecret, db, publicUrl: config.publicUrl, now })
+  } else {
+    await app.register(noPaymentRoutes)
+  }
+  // The hub's own records too (docs/billing.md): whichever provider signs people in, they may pay.
+  await app.register(billingRoutes, { overviewOf: billingOverviewOf })
   await app.register(accountDeletionRoutes, {
     db,
     outbox: securityEvents,
@@ -273,6 +296,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     sessions,
     sessionsRepository,
     sessionCookies,
+    beforeErasure: (userId) => cancelStripeSubscriptionOf(db, stripe, userId),
     now
   })
   await app.register(ssoRoutes, {
@@ -289,7 +313,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
   const privacy = createPrivacyService(db, Object.keys(config.apps))
-  const exportDatasets = [...hubDatasets(db), passkeysDataset(passkeys), ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
+  const exportDatasets = [...hubDatasets(db), passkeysDataset(passkeys), ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []), billingDataset(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
   await app.register(privacyRoutes, { privacy, userOf })
   await app.register(exportRoutes, {
     datasets: exportDatasets,
@@ -338,6 +362,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     cspNonce: (reply) => reply.cspNonce.script,
     assets: pageAssets,
     connectedApplications,
+    // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
+    billing: { overviewOf: billingOverviewOf, plans, payments: config.billing.stripe !== undefined },
     // Account and recovery pages for the built-in provider's accounts only, as their API.
     ...(identityProvider.builtin ? { ownAccount: createOwnAccountRepository(db), ownSignIn: { twoStep: twoStepRepository, passkeys } } : {})
   })

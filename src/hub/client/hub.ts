@@ -8,6 +8,7 @@
 import { accountButtons, accountForms } from './account.js'
 import { accountDeletionForms } from './account-deletion.js'
 import { applicationButtons } from './applications.js'
+import { billingButtons } from './billing.js'
 import { askForRecentSignInWith } from './api.js'
 import { type ButtonActions, type FormHandlers, withFeedback } from './feedback.js'
 import { recoveryForms, startMailedLinkPages } from './mailed-links.js'
@@ -20,7 +21,7 @@ import { signInButtons, signInForms } from './sign-in.js'
 
 const formHandlers: FormHandlers = { ...signInForms, ...privacyForms, ...recoveryForms, ...accountForms, ...accountDeletionForms, ...securityForms, ...passkeyForms, ...recentSignInForms }
 
-const buttonActions: ButtonActions = { ...sessionButtons, ...signInButtons, ...securityButtons, ...passkeyButtons, ...privacyButtons, ...accountButtons, ...applicationButtons }
+const buttonActions: ButtonActions = { ...sessionButtons, ...signInButtons, ...securityButtons, ...passkeyButtons, ...privacyButtons, ...accountButtons, ...applicationButtons, ...billingButtons }
 
 document.addEventListener('submit', (event) => {
   const form = event.target

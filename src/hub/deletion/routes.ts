@@ -29,6 +29,8 @@ export interface AccountDeletionDependencies extends AccountErasureOptions {
   sessions: Sessions
   sessionsRepository: SessionsRepository
   sessionCookies: SessionCookies
+  /** What must happen before anything is erased, or the deletion fails (a Stripe subscription canceled). */
+  beforeErasure: (userId: string) => Promise<void>
   now: () => Date
 }
 
@@ -43,10 +45,11 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
         description:
           'With the built-in provider the password is required, and a wrong one counts toward the sign-in lockout; ' +
           'under an external provider the session must have signed in less than 10 minutes ago. ' +
-          'A confirmation is mailed to the address, and the applications are sent an account-purged event.',
+          'A confirmation is mailed to the address, and the applications are sent an account-purged event. ' +
+          'A live Stripe subscription is canceled first; if Stripe cannot be reached, 503 and nothing is erased.',
         tags: ['account'],
         body: AccountDeletion,
-        response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 429) }
+        response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 429, 503) }
       }
     },
     async (request, reply) => {
@@ -64,6 +67,8 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
         if (!row || now().getTime() - Date.parse(row.createdAt) > RECENT_SIGN_IN_MS) throw forbidden(SIGN_IN_AGAIN)
         account = { userId: session.userId, email: session.email, language: browserLanguageOf(request) }
       }
+      // Before anything changes: should it fail (Stripe unreachable, 503), the account is intact.
+      await deps.beforeErasure(account.userId)
       // Through the session cache first, so this instance stops trusting them at once.
       await sessions.revokeAllOf(account.userId)
       await eraseAccount(deps, account, now())

@@ -53,7 +53,12 @@ const en = {
   'recoveryCodeUsed.subject': 'A recovery code was used to sign in to your Hearth account',
   'recoveryCodeUsed.intro': 'Someone signed in to the Hearth account {email} with its password and one of its recovery codes instead of a code from the authenticator app. Recovery codes left: {remaining}.',
   'twoStep.link': 'I did not do this: reset my password',
-  'twoStep.ignore': 'If it was you, there is nothing more to do. If not, reset your password: that ends every session of the account.'
+  'twoStep.ignore': 'If it was you, there is nothing more to do. If not, reset your password: that ends every session of the account.',
+  'paymentFailed.subject': 'A payment for your Hearth plan did not go through',
+  'paymentFailed.intro': 'The payment of {total} for the plan of the Hearth account {email} did not go through. Stripe, which takes the payments, will try again.',
+  'paymentFailed.grace': 'Your plan stays as it is for a few days meanwhile. To keep it, sign in and choose "Manage billing" to check or change your payment method at Stripe:',
+  'paymentFailed.link': 'Go to my billing page',
+  'paymentFailed.ignore': 'Hearth never sees your card: payment details are only ever entered at Stripe.'
 }
 
 export type MailMessageKey = keyof typeof en
@@ -106,7 +111,12 @@ const es: Record<MailMessageKey, string> = {
   'recoveryCodeUsed.subject': 'Se ha usado un código de recuperación para entrar en tu cuenta de Hearth',
   'recoveryCodeUsed.intro': 'Alguien ha iniciado sesión en la cuenta de Hearth {email} con su contraseña y uno de sus códigos de recuperación en lugar de un código de la aplicación de autenticación. Códigos de recuperación restantes: {remaining}.',
   'twoStep.link': 'No he sido yo: restablecer mi contraseña',
-  'twoStep.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, restablece tu contraseña: así se cierran todas las sesiones de la cuenta.'
+  'twoStep.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, restablece tu contraseña: así se cierran todas las sesiones de la cuenta.',
+  'paymentFailed.subject': 'No se ha podido cobrar un pago de tu plan de Hearth',
+  'paymentFailed.intro': 'No se ha podido cobrar el pago de {total} del plan de la cuenta de Hearth {email}. Stripe, que gestiona los pagos, volverá a intentarlo.',
+  'paymentFailed.grace': 'Mientras tanto tu plan sigue igual durante unos días. Para conservarlo, inicia sesión y elige «Gestionar la facturación» para revisar o cambiar tu método de pago en Stripe:',
+  'paymentFailed.link': 'Ir a mi página de facturación',
+  'paymentFailed.ignore': 'Hearth nunca ve tu tarjeta: los datos de pago solo se introducen en Stripe.'
 }
 
 const CATALOGUES: Record<Language, Record<MailMessageKey, string>> = { en, es }

@@ -12,6 +12,8 @@ import type { OwnAccountRepository } from '../account/repository.js'
 import type { PrivacyService } from '../privacy/service.js'
 import type { PasskeyRepository } from '../passkeys/repository.js'
 import type { AccountSession } from '../sessions/account-sessions.js'
+import type { BillingOverviewOf } from '../billing/overview.js'
+import type { Plans } from '../billing/plans.js'
 import type { TwoStepRepository } from '../two-step/repository.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
@@ -21,6 +23,7 @@ import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from './next
 import type { ConnectedApplications } from '../oidc/connected-applications.js'
 import { AccountPage } from './views/account.js'
 import { ActivityPage } from './views/activity.js'
+import { BillingPage } from './views/billing.js'
 import { DashboardPage, type PageUser } from './views/dashboard.js'
 import { ExportPage } from './views/export.js'
 import { MAILED_LINK_PAGES, MailedLinkPage } from './views/mailed-link.js'
@@ -65,6 +68,8 @@ export interface HubPagesOptions {
     twoStep: Pick<TwoStepRepository, 'credentialOf' | 'recoveryCodesLeft'>
     passkeys: Pick<PasskeyRepository, 'listOf'>
   }
+  /** The billing page's reads (docs/billing.md); `payments` when Stripe is configured, else no payment button is shown. */
+  billing: { overviewOf: BillingOverviewOf; plans: Pick<Plans, 'list'>; payments: boolean }
 }
 
 declare module 'fastify' {
@@ -208,6 +213,15 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     pages.get('/export', { schema: { hide } }, async (request, reply) =>
       sendPage(reply, <ExportPage context={await contextOf(request, reply, sessionFrom(request))} datasets={exportDatasets} applications={options.exportApplications} />)
     )
+
+    pages.get('/billing', { schema: { hide } }, async (request, reply) => {
+      const session = sessionFrom(request)
+      const { overviewOf, plans, payments } = options.billing
+      const [overview, allPlans] = await Promise.all([overviewOf(session.userId), payments ? plans.list() : []])
+      // Only a plan Stripe sells can be subscribed to; the one in effect is already had.
+      const offers = allPlans.filter((plan) => plan.stripePriceId !== null && plan.id !== overview.plan.id)
+      return sendPage(reply, <BillingPage context={await contextOf(request, reply, session)} overview={overview} offers={offers} payments={payments} />)
+    })
 
     if (ownAccount) {
       pages.get('/account', { schema: { hide } }, async (request, reply) => {

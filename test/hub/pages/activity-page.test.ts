@@ -31,7 +31,11 @@ const SAMPLE_DETAILS: Partial<Record<AuditEventType, Record<string, unknown>>> =
   'password.reset': { endedSessions: 2 },
   'session.reauthenticated': { method: 'password', session: 'handle' },
   'recovery-code.used': { remaining: 9 },
-  'signin.second-factor.failed': { method: 'totp', attemptsLeft: 4 }
+  'signin.second-factor.failed': { method: 'totp', attemptsLeft: 4 },
+  'billing.plan.changed': { plan: 'pro', status: 'active', source: 'stripe' },
+  'billing.checkout.started': { plan: 'pro' },
+  'billing.invoice.paid': { total: '12.00 EUR' },
+  'billing.payment.failed': { total: '12.00 EUR' }
 }
 
 /** The sentences of the page's activity table, in order. */

@@ -182,6 +182,17 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     await page.waitForSelector('html[lang="en"]')
   })
 
+  it('shows the plan from the dashboard, with no payment button where the hub takes no payments', async () => {
+    await page.getByRole('link', { name: 'Your plan and billing' }).click()
+    await page.waitForURL('**/billing')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Plan and billing')
+    expect(await page.locator('dd[data-plan]').textContent()).toBe('Free')
+    expect(await page.locator('[data-action="subscribe"], [data-action="manage-billing"]').count()).toBe(0)
+    await expectAccessible()
+    await page.getByRole('link', { name: 'Dashboard' }).click()
+    await page.waitForURL('**/dashboard')
+  })
+
   it('Open is a plain link to the application, carrying no token', async () => {
     await page.getByRole('link', { name: 'Open tasks' }).click()
     await page.waitForURL(`${application.url}/**`)

@@ -46,6 +46,9 @@ export function DashboardPage({ context, user, applications, sessions }: Dashboa
       <p>
         <a href="/activity">{t('dashboard.activityLink')}</a>
       </p>
+      <p>
+        <a href="/billing">{t('dashboard.billingLink')}</a>
+      </p>
     </Layout>
   )
 }
