@@ -1,6 +1,7 @@
 import { type Kysely, PostgresAdapter } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
 import type { StoredStripeState, StripeSubscriptionState } from './stripe-state.js'
+import { saveSubscription } from './subscriptions.js'
 
 export type StripeSubscriptionRecords = ReturnType<typeof createStripeSubscriptionRecords>
 
@@ -25,7 +26,7 @@ export function createStripeSubscriptionRecords(db: Kysely<Database>) {
     },
 
     async save(userId: string, state: StripeSubscriptionState, pastDueSince: string | null, now: Date): Promise<void> {
-      const values = {
+      await saveSubscription(db, userId, {
         planId: state.planId,
         status: state.status,
         currentPeriodEnd: state.currentPeriodEnd,
@@ -34,12 +35,7 @@ export function createStripeSubscriptionRecords(db: Kysely<Database>) {
         stripeSubscriptionId: state.subscriptionId,
         stripeStateAt: state.stateAt,
         updatedAt: now.toISOString()
-      }
-      await db
-        .insertInto('billingSubscriptions')
-        .values({ userId, ...values })
-        .onConflict((conflict) => conflict.column('userId').doUpdateSet(values))
-        .execute()
+      })
     },
 
     /** A failed payment of a live subscription: past due from `at`, the grace period counting. */

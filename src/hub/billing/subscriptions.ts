@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../../shared/database/schema.js'
-import { type AccountPlan, type EntitlementsOf, type StoredSubscription, type SubscriptionStatus, accountPlanOf } from './entitlements.js'
+import type { Insertable, Kysely } from 'kysely'
+import type { BillingSubscriptionsTable, Database } from '../../shared/database/schema.js'
+import { type AccountPlan, type EntitlementsOf, type StoredSubscription, accountPlanOf } from './entitlements.js'
 import { planOfRow } from './plans.js'
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>
@@ -47,21 +47,25 @@ export function createSubscriptions(db: Kysely<Database>, graceDays: number) {
      * or for good. It replaces whatever the account had, a Stripe subscription's record included.
      */
     async setByHand(userId: string, planId: string, until: Date | null, now: Date): Promise<void> {
-      const values = {
+      await saveSubscription(db, userId, {
         planId,
-        status: 'active' as SubscriptionStatus,
+        status: 'active',
         currentPeriodEnd: until?.toISOString() ?? null,
         cancelAtPeriodEnd: 0,
         pastDueSince: null,
         stripeSubscriptionId: null,
         stripeStateAt: null,
         updatedAt: now.toISOString()
-      }
-      await db
-        .insertInto('billingSubscriptions')
-        .values({ userId, ...values })
-        .onConflict((conflict) => conflict.column('userId').doUpdateSet(values))
-        .execute()
+      })
     }
   }
+}
+
+/** The account's one subscription row, whatever it held before (by hand or from Stripe). */
+export async function saveSubscription(db: Kysely<Database>, userId: string, values: Omit<Insertable<BillingSubscriptionsTable>, 'userId'>): Promise<void> {
+  await db
+    .insertInto('billingSubscriptions')
+    .values({ userId, ...values })
+    .onConflict((conflict) => conflict.column('userId').doUpdateSet(values))
+    .execute()
 }
