@@ -1,3 +1,4 @@
+import { type JsonWebKey, type KeyObject, createPrivateKey } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {
@@ -46,7 +47,10 @@ export interface PublicJwk {
 export interface SigningKey {
   kid: string
   alg: SigningAlgorithm
+  /** For jose. */
   key: CryptoKey | Uint8Array
+  /** The same key for node:crypto's synchronous `sign`, which the hot paths use (see signing.ts). */
+  privateKey: KeyObject
 }
 
 export interface Keyring {
@@ -100,7 +104,12 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
       let key = imported.get(kid)
       if (!key) {
         const alg = algorithmOf(privateJwk)
-        key = importJWK(privateJwk, alg).then((imported) => ({ kid, alg, key: imported }))
+        key = importJWK(privateJwk, alg).then((imported) => ({
+          kid,
+          alg,
+          key: imported,
+          privateKey: createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' })
+        }))
         imported.set(kid, key)
       }
       return key
