@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
-import type { Database } from '../../shared/database/schema.js'
+import type { AuditEventsTable, Database } from '../../shared/database/schema.js'
 import { RETENTION_DAYS } from '../privacy/settings.js'
 import type { AuditEventInput } from './events.js'
 
@@ -10,6 +10,9 @@ export type AuditTrail = ReturnType<typeof createAuditTrail>
 
 /** The append-only audit trail: written by events, read by the export, pruned by retention. */
 export function createAuditTrail(db: Kysely<Database>) {
+  const insert = async (rows: AuditEventsTable[]): Promise<void> => {
+    await db.insertInto('auditEvents').values(rows).execute()
+  }
   return {
     /**
      * Stamped now unless `at` says when it happened, as it is called (concurrent requests' events
@@ -18,19 +21,11 @@ export function createAuditTrail(db: Kysely<Database>) {
      * the order they were recorded.
      */
     async record(event: AuditEventInput, at: Date = new Date()): Promise<void> {
-      await db
-        .insertInto('auditEvents')
-        .values({
-          id: uuidv7(),
-          userId: event.userId,
-          type: event.type,
-          detail: JSON.stringify(event.detail ?? {}),
-          ip: event.ip ?? null,
-          userAgent: event.userAgent ?? null,
-          createdAt: at.toISOString()
-        })
-        .execute()
+      await insert([auditEventRow(event, at)])
     },
+
+    /** Rows from `auditEventRow`, stored by one INSERT: for events recorded together (`auditRequests`). */
+    insert,
 
     /** Oldest first, as a trail reads; within one millisecond, in the order recorded. */
     eventsOf(userId: string) {
@@ -61,6 +56,19 @@ export function createAuditTrail(db: Kysely<Database>) {
         .where('userId', 'not in', db.selectFrom('privacySettings').select('userId'))
         .execute()
     }
+  }
+}
+
+/** An event as stored: its id and time given as it is recorded, so it keeps its place in the trail however late it is written. */
+export function auditEventRow(event: AuditEventInput, at: Date): AuditEventsTable {
+  return {
+    id: uuidv7(),
+    userId: event.userId,
+    type: event.type,
+    detail: JSON.stringify(event.detail ?? {}),
+    ip: event.ip ?? null,
+    userAgent: event.userAgent ?? null,
+    createdAt: at.toISOString()
   }
 }
 
