@@ -13,6 +13,8 @@ export interface OriginOptions {
 
 /** How long a browser may reuse a preflight answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600
+const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+const ALLOWED_HEADERS = ['content-type', CSRF_HEADER]
 
 /**
  * First stage of the pipeline: a browser request to /api/* from an origin not on the list is
@@ -20,8 +22,8 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600
  * server-to-server calls) pass; CSRF and the cookie's SameSite cover those. CSP reports are
  * excepted since browsers send them from wherever the page was framed or opened.
  *
- * Allowed origins then get CORS with credentials from @fastify/cors: it reflects the origin,
- * adds `Vary: Origin` and answers preflights with 204.
+ * Allowed origins then get CORS with credentials: the origin reflected, `Vary: Origin`, and
+ * preflights answered with 204.
  */
 export const origins = fp<OriginOptions>(
   async function origins(app: FastifyInstance, { allowedOrigins }) {
@@ -32,19 +34,29 @@ export const origins = fp<OriginOptions>(
       const origin = request.headers.origin
       if (origin !== undefined && !allowed.has(origin)) throw forbidden('Origin not allowed')
     })
-    const corsOptions: FastifyCorsOptions = {
-      origin: [...allowed],
-      credentials: true,
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['content-type', CSRF_HEADER],
-      maxAge: PREFLIGHT_MAX_AGE_SECONDS
-    }
-    // An OPTIONS request without Origin and Access-Control-Request-Method is no preflight: it is
-    // routed like any request (a JSON 404), not refused with @fastify/cors's text/plain 400.
-    const forPreflights = { ...corsOptions, preflight: true }
-    const forOthers = { ...corsOptions, preflight: false }
-    // Registered after the check above, so its hook (and its preflight answer) runs second.
-    await app.register(cors, { delegator: async (request: FastifyRequest) => (isPreflight(request) ? forPreflights : forOthers) })
+    // @fastify/cors, with options built once, adds the CORS headers to every answer. A preflight
+    // (OPTIONS with Origin and Access-Control-Request-Method) is answered by the hook above it
+    // instead: the plugin answers every OPTIONS request as a preflight or none, while an OPTIONS
+    // request that is no preflight must be routed like any request (a JSON 404), not refused with
+    // its text/plain 400. Choosing its options per request did that, at the price of the plugin
+    // normalizing them again on every request (docs/performance.md, issue 21).
+    app.addHook('onRequest', async (request, reply) => {
+      if (!isPreflight(request)) return
+      const origin = request.headers.origin
+      reply.header('vary', 'Origin')
+      if (origin !== undefined && allowed.has(origin)) reply.header('access-control-allow-origin', origin)
+      return reply
+        .header('access-control-allow-credentials', 'true')
+        .header('access-control-allow-methods', ALLOWED_METHODS.join(', '))
+        .header('access-control-allow-headers', ALLOWED_HEADERS.join(', '))
+        .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS))
+        .header('content-length', '0')
+        .code(204)
+        .send()
+    })
+    const corsOptions: FastifyCorsOptions = { origin: [...allowed], credentials: true, preflight: false }
+    // Registered after the hooks above, so its hook runs last, on what they let through.
+    await app.register(cors, corsOptions)
   },
   { name: 'origins' }
 )

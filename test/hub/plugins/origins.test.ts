@@ -20,6 +20,8 @@ describe.each(databasesUnderTest())('origin check and CORS on $name', (database)
     expect(String(response.headers['access-control-allow-headers'])).toContain('x-csrf-token')
     expect(String(response.headers['access-control-allow-methods'])).toContain('DELETE')
     expect(String(response.headers.vary)).toContain('Origin')
+    expect(response.headers['access-control-max-age']).toBe('600')
+    expect(response.body).toBe('')
   })
 
   it('refuses a preflight from another origin: 403 without CORS headers', async () => {
