@@ -27,6 +27,7 @@ import { cancelStripeSubscriptionOf } from './billing/cancel-on-deletion.js'
 import { createStripeClient } from './billing/stripe-client.js'
 import { noPaymentRoutes, stripeBillingRoutes } from './billing/stripe-routes.js'
 import { stripeWebhookRoutes } from './billing/webhook.js'
+import { scheduleWebhookEventPruning } from './billing/webhook-events-pruning.js'
 import { billingDataset } from './billing/export.js'
 import { createInvoices } from './billing/invoices.js'
 import { billingOverview } from './billing/overview.js'
@@ -283,6 +284,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   if (stripeConfig && stripe) {
     await app.register(stripeBillingRoutes, { stripe, db, publicUrl: config.publicUrl, audit, now })
     await app.register(stripeWebhookRoutes, { stripe, webhookSecret: stripeConfig.webhookSecret, db, publicUrl: config.publicUrl, now })
+    app.addHook('onClose', scheduleWebhookEventPruning(db, now, logger))
   } else {
     await app.register(noPaymentRoutes)
   }
