@@ -157,7 +157,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const entitlementsOf = subscriptions.entitlementsOf(now)
   // Payments through Stripe when the operator plugs it in (STRIPE_SECRET_KEY, docs/billing.md).
   const stripeConfig = config.billing.stripe
-  const stripe = stripeConfig ? createStripeClient(stripeConfig) : undefined
+  const payments = stripeConfig && { stripe: createStripeClient(stripeConfig), webhookSecret: stripeConfig.webhookSecret }
   const plans = createPlans(db)
   // What `GET /api/billing` and the billing page show: the same rule as the tokens' claims.
   const billingOverviewOf = billingOverview(subscriptions, createInvoices(db), now)
@@ -281,9 +281,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // The hub's own records, so served whichever provider signs people in (docs/activity.md).
   const activity = createActivityLog(db, now)
   await app.register(activityRoutes, { activity })
-  if (stripeConfig && stripe) {
-    await app.register(stripeBillingRoutes, { stripe, db, publicUrl: config.publicUrl, audit, now })
-    await app.register(stripeWebhookRoutes, { stripe, webhookSecret: stripeConfig.webhookSecret, db, publicUrl: config.publicUrl, now })
+  if (payments) {
+    await app.register(stripeBillingRoutes, { stripe: payments.stripe, db, publicUrl: config.publicUrl, audit, now })
+    await app.register(stripeWebhookRoutes, { ...payments, db, publicUrl: config.publicUrl, now })
     app.addHook('onClose', scheduleWebhookEventPruning(db, now, logger))
   } else {
     await app.register(noPaymentRoutes)
@@ -298,7 +298,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     sessions,
     sessionsRepository,
     sessionCookies,
-    beforeErasure: (userId) => cancelStripeSubscriptionOf(db, stripe, userId),
+    beforeErasure: (userId) => cancelStripeSubscriptionOf(db, payments?.stripe, userId),
     now
   })
   await app.register(ssoRoutes, {
@@ -365,7 +365,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     assets: pageAssets,
     connectedApplications,
     // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
-    billing: { overviewOf: billingOverviewOf, plans, payments: config.billing.stripe !== undefined },
+    billing: { overviewOf: billingOverviewOf, plans, payments: payments !== undefined },
     // Account and recovery pages for the built-in provider's accounts only, as their API.
     ...(identityProvider.builtin ? { ownAccount: createOwnAccountRepository(db), ownSignIn: { twoStep: twoStepRepository, passkeys } } : {})
   })
