@@ -37,6 +37,18 @@ describe('hub CLI: plans and billing by hand', () => {
     expect(output.err).toEqual(['No plan has the id family'])
   })
 
+  it('warns, when Stripe takes payments, that a priced plan without a Stripe price cannot be bought', async () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_cli', STRIPE_WEBHOOK_SECRET: 'whsec_cli' }
+    const priced = ['plans:add', '--id', 'pro', '--name', 'Pro', '--price', '1200', '--currency', 'EUR', '--interval', 'month']
+    expect(await runHubCli(priced, io('', stripe))).toBe(0)
+    expect(output.out.at(-1)).toBe('It has no --stripe-price: it cannot be bought through Stripe until it has one.')
+    output.out = []
+    expect(await runHubCli([...priced, '--stripe-price', 'price_1'], io('', stripe))).toBe(0)
+    // Without Stripe a plan is only ever set by hand: nothing to warn about.
+    expect(await run(...priced)).toBe(0)
+    expect(output.out).toEqual(['Saved plan pro (12.00 EUR a month, Stripe price_1, entitlements: none).', 'Saved plan pro (12.00 EUR a month, entitlements: none).'])
+  })
+
   it('refuses a bad plan with a message naming what is wrong', async () => {
     const cases: [string[], number, string][] = [
       [['plans:add', '--name', 'X'], 2, 'plans:add needs --id and --name'],

@@ -101,6 +101,18 @@ describe.each(databasesUnderTest())('the OpenID Connect billing scope on $name',
     expect(await openid.fetchUserInfo(client, after.access_token, userId)).toMatchObject({ plan: 'family', entitlements: ['shared-lists', 'exports'] })
   })
 
+  it('names the billing scope on a third-party application’s consent page, in English and Spanish', async () => {
+    await registerClient(hub.handle, { id: 'budget-app', name: 'Budget app', public: true })
+    const thirdParty = await relyingParty(hub.issuer, 'budget-app', null)
+    const browser = new CookieBrowser(hub.issuer)
+    await browser.signUpAndIn(uniqueEmail('oidc-billing-consent'))
+    const { page } = await browser.follow((await authorizationRequest(thirdParty, 'openid billing')).url.href)
+    expect(page?.html).toContain('Allow Budget app to sign you in?')
+    expect(page?.html).toContain('Your plan and what it entitles you to (never your payment details)')
+    const spanish = await (await browser.request(page?.url ?? '', { headers: { 'accept-language': 'es' } })).text()
+    expect(spanish).toContain('Tu plan y lo que incluye (nunca tus datos de pago)')
+  })
+
   it('gives no billing claim without the scope', async () => {
     const browser = new CookieBrowser(hub.issuer)
     const userId = await browser.signUpAndIn(uniqueEmail('oidc-no-billing'))
