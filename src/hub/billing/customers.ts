@@ -7,19 +7,19 @@ export type BillingCustomers = ReturnType<typeof createBillingCustomers>
 /** Which Stripe customer each account pays as: one per account, kept for good (erased with it). */
 export function createBillingCustomers(db: Kysely<Database>) {
   return {
-    async customerOf(userId: string, executor: Kysely<Database> = db): Promise<string | undefined> {
-      const row = await executor.selectFrom('billingCustomers').select('stripeCustomerId').where('userId', '=', userId).executeTakeFirst()
+    async customerOf(userId: string): Promise<string | undefined> {
+      const row = await db.selectFrom('billingCustomers').select('stripeCustomerId').where('userId', '=', userId).executeTakeFirst()
       return row?.stripeCustomerId
     },
 
-    async accountOf(stripeCustomerId: string, executor: Kysely<Database> = db): Promise<string | undefined> {
-      const row = await executor.selectFrom('billingCustomers').select('userId').where('stripeCustomerId', '=', stripeCustomerId).executeTakeFirst()
+    async accountOf(stripeCustomerId: string): Promise<string | undefined> {
+      const row = await db.selectFrom('billingCustomers').select('userId').where('stripeCustomerId', '=', stripeCustomerId).executeTakeFirst()
       return row?.userId
     },
 
     /** Links them unless the account or the customer is linked already: the first link stands. */
-    async link(userId: string, stripeCustomerId: string, now: Date, executor: Kysely<Database> = db): Promise<void> {
-      await executor
+    async link(userId: string, stripeCustomerId: string, now: Date): Promise<void> {
+      await db
         .insertInto('billingCustomers')
         .values({ userId, stripeCustomerId, createdAt: now.toISOString() })
         .onConflict((conflict) => conflict.doNothing())

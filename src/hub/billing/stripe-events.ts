@@ -52,7 +52,7 @@ async function linkCustomer(session: Stripe.Checkout.Session, { trx, now }: Stri
   const customerId = idOf(session.customer)
   if (userId === null || customerId === undefined) return 'no account or customer to link'
   if (!(await accountExists(trx, userId))) throw new UnrecognisedEvent(`no account ${userId}`)
-  await createBillingCustomers(trx).link(userId, customerId, now, trx)
+  await createBillingCustomers(trx).link(userId, customerId, now)
   return 'customer linked'
 }
 
@@ -144,7 +144,7 @@ async function recipientOf(db: Kysely<Database>, userId: string) {
 
 /** The account that pays as this customer; else the one our checkout wrote into the metadata, if it exists. */
 async function accountOf(db: Kysely<Database>, customerId: string | undefined, metadataUserId: string | undefined): Promise<string | undefined> {
-  const linked = customerId === undefined ? undefined : await createBillingCustomers(db).accountOf(customerId, db)
+  const linked = customerId === undefined ? undefined : await createBillingCustomers(db).accountOf(customerId)
   if (linked) return linked
   return metadataUserId && (await accountExists(db, metadataUserId)) ? metadataUserId : undefined
 }
