@@ -1,4 +1,5 @@
 import type { Config } from '../shared/config.js'
+import { formatAmount } from '../hub/billing/amount.js'
 import { setPlanByHand } from '../hub/billing/by-hand.js'
 import { FREE_PLAN_ID, PLAN_INTERVALS, type Plan, type PlanInterval, PlanError, createPlans } from '../hub/billing/plans.js'
 import { withDatabase } from './database.js'
@@ -121,7 +122,7 @@ async function setPlan(config: Config, options: BillingCommandOptions, io: Io): 
 
 function describe(plan: Plan): string {
   if (plan.id === FREE_PLAN_ID) return 'free, entitlements: none'
-  const price = plan.price === null || plan.currency === null ? 'set by hand only' : `${(plan.price / 100).toFixed(2)} ${plan.currency} a ${plan.interval}`
+  const price = plan.price === null || plan.currency === null ? 'set by hand only' : `${formatAmount(plan.price, plan.currency)} a ${plan.interval}`
   const stripe = plan.stripePriceId === null ? '' : `, Stripe ${plan.stripePriceId}`
   return `${price}${stripe}, entitlements: ${plan.entitlements.join(', ') || 'none'}`
 }

@@ -49,6 +49,11 @@ describe('hub CLI: plans and billing by hand', () => {
     expect(output.out).toEqual(['Saved plan pro (12.00 EUR a month, Stripe price_1, entitlements: none).', 'Saved plan pro (12.00 EUR a month, entitlements: none).'])
   })
 
+  it('shows a price in a currency without cents in whole units', async () => {
+    expect(await run('plans:add', '--id', 'pro-jp', '--name', 'Pro', '--price', '1200', '--currency', 'JPY', '--interval', 'year')).toBe(0)
+    expect(output.out.at(-1)).toBe('Saved plan pro-jp (1200 JPY a year, entitlements: none).')
+  })
+
   it('refuses a bad plan with a message naming what is wrong', async () => {
     const cases: [string[], number, string][] = [
       [['plans:add', '--name', 'X'], 2, 'plans:add needs --id and --name'],

@@ -1,5 +1,5 @@
 import type { SubscriptionStatus } from './entitlements.js'
-import { INVOICES_SHOWN, type Invoices, type PaidInvoice } from './invoices.js'
+import type { Invoices, PaidInvoice } from './invoices.js'
 import type { PlanInterval } from './plans.js'
 import type { Subscriptions } from './subscriptions.js'
 
@@ -20,7 +20,7 @@ export type BillingOverviewOf = (userId: string) => Promise<BillingOverview>
 /** One account's billing, read with the same rule as the tokens' claims, as of `now()`. */
 export function billingOverview(subscriptions: Pick<Subscriptions, 'accountPlan'>, invoices: Pick<Invoices, 'paidOf'>, now: () => Date): BillingOverviewOf {
   return async (userId) => {
-    const [account, paid] = await Promise.all([subscriptions.accountPlan(userId, now()), invoices.paidOf(userId, INVOICES_SHOWN)])
+    const [account, paid] = await Promise.all([subscriptions.accountPlan(userId, now()), invoices.paidOf(userId)])
     const { id, name, price, currency, interval } = account.plan
     return {
       plan: { id, name, price, currency, interval },
