@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatAmount } from '../../../src/hub/billing/amount.js'
+import { formatMoney } from '../../../src/hub/pages/views/billing.js'
 import { type StoredStripeState, type StripeSubscriptionState, pastDueSinceOf, statusOfStripe, whyNotApplied } from '../../../src/hub/billing/stripe-state.js'
 
 const incoming: StripeSubscriptionState = { subscriptionId: 'sub_1', planId: 'pro', status: 'active', currentPeriodEnd: '2030-02-01T00:00:00.000Z', cancelAtPeriodEnd: false, stateAt: '2030-01-01T00:00:10.000Z' }
@@ -34,5 +35,10 @@ describe('reading Stripe subscriptions', () => {
   it('shows amounts in the currency’s units', () => {
     expect(formatAmount(1200, 'eur')).toBe('12.00 EUR')
     expect(formatAmount(1200, 'JPY')).toBe('1200 JPY')
+    // Stripe counts ISK in hundredths though ISO gives it no decimals: its list decides, here and on the page.
+    expect(formatAmount(150000, 'isk')).toBe('1500.00 ISK')
+    expect(formatMoney(150000, 'isk', 'en')).toBe('ISK\u00a01,500')
+    expect(formatMoney(1200, 'jpy', 'en')).toBe('¥1,200')
+    expect(formatMoney(1200, 'eur', 'en')).toBe('€12.00')
   })
 })

@@ -3,6 +3,7 @@ import type { BillingOverview } from '../../billing/overview.js'
 import type { Plan } from '../../billing/plans.js'
 import type { Language } from '../language.js'
 import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from '../layout.js'
+import { wholeUnits } from '../../billing/amount.js'
 
 export interface BillingPageProps {
   context: PageContext
@@ -144,12 +145,11 @@ function InvoiceList({ context, invoices }: { context: PageContext; invoices: Bi
 }
 
 /**
- * An amount in the currency's smallest unit, in the page's language: 1200 EUR is "€12.00" in
- * English and "12,00 €" in Spanish; a currency without cents (JPY) is not divided.
+ * An amount as Stripe reports it, in the page's language: 1200 EUR is "€12.00" in English and
+ * "12,00 €" in Spanish; a currency Stripe counts without cents (JPY) is not divided.
  */
 export function formatMoney(amount: number, currency: string, language: Language): string {
-  const format = new Intl.NumberFormat(language, { style: 'currency', currency: currency.toUpperCase() })
-  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2))
+  return new Intl.NumberFormat(language, { style: 'currency', currency: currency.toUpperCase() }).format(wholeUnits(amount, currency))
 }
 
 /** Only a web page is linked: the URL came from a webhook, and a `javascript:` one must never become a link. */
