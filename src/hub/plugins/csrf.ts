@@ -54,31 +54,36 @@ export const csrf = fp<CsrfOptions>(
       return bound
     }
 
-    app.addHook('onRequest', async (request) => {
+    // The token cookie's attributes never change; only its value does. Serialized once by the
+    // cookie library, so a response that needs a token pays for a string, not a serializer run.
+    const tokenCookieAttributes = app.serializeCookie(CSRF_COOKIE, '', csrfCookieOptions(secureCookies)).slice(CSRF_COOKIE.length + 1)
+    const freshTokenCookie = (request: FastifyRequest) => `${CSRF_COOKIE}=${issueCsrfToken(cookieKeys, sessionIdFor(request))}${tokenCookieAttributes}`
+
+    // Callback hooks, not async ones: they run on every request and should cost no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       // Every read passes here: it is let through before its path is parsed.
-      if (!STATE_CHANGING_METHODS.has(request.method)) return
+      if (!STATE_CHANGING_METHODS.has(request.method)) return done()
       const path = pathOf(request)
       // The OpenID Connect provider's endpoints authenticate their clients, and its forms carry their own proof (docs/oidc.md).
-      if (CSRF_EXEMPT_PATHS.has(path) || isUnder(path, OIDC_PATH_PREFIX)) return
+      if (CSRF_EXEMPT_PATHS.has(path) || isUnder(path, OIDC_PATH_PREFIX)) return done()
       const header = request.headers[CSRF_HEADER]
       if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
-        throw forbidden('CSRF token missing or incorrect')
+        return done(forbidden('CSRF token missing or incorrect'))
       }
-      if (sessionIdFor(request) !== null && !holdsBoundToken(request)) throw forbidden('CSRF token does not belong to this session')
+      if (sessionIdFor(request) !== null && !holdsBoundToken(request)) return done(forbidden('CSRF token does not belong to this session'))
+      done()
     })
 
     // On send, so that responses the earlier stages refuse carry a token too. Never on a publicly
     // cacheable response: a shared cache would hand the same Set-Cookie to everyone it serves.
-    app.addHook('onSend', async (request, reply) => {
-      if (isPubliclyCacheable(reply) || setsCsrfCookie(reply) || holdsBoundToken(request)) return
-      reply.setCookie(CSRF_COOKIE, issueCsrfToken(cookieKeys, sessionIdFor(request)), csrfCookieOptions(secureCookies))
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!isPubliclyCacheable(reply) && !setsCsrfCookie(reply) && !holdsBoundToken(request)) reply.header('set-cookie', freshTokenCookie(request))
+      done(null, payload)
     })
     // Errors answered before routing skip every hook, @fastify/cookie's parsing and writing too.
     app.addFrameworkErrorHook((request, reply) => {
       request.cookies = app.parseCookie(request.headers.cookie ?? '')
-      if (holdsBoundToken(request)) return
-      const token = issueCsrfToken(cookieKeys, sessionIdFor(request))
-      reply.header('set-cookie', app.serializeCookie(CSRF_COOKIE, token, csrfCookieOptions(secureCookies)))
+      if (!holdsBoundToken(request)) reply.header('set-cookie', freshTokenCookie(request))
     })
   },
   { name: 'csrf' }

@@ -28,11 +28,12 @@ const ALLOWED_HEADERS = ['content-type', CSRF_HEADER]
 export const origins = fp<OriginOptions>(
   async function origins(app: FastifyInstance, { allowedOrigins }) {
     const allowed = new Set(allowedOrigins)
-    app.addHook('onRequest', async (request) => {
-      const path = pathOf(request)
-      if (!path.startsWith('/api/') || path === CSP_REPORT_PATH) return
+    // Callback hooks, not async ones: they run on every request and should cost no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       const origin = request.headers.origin
-      if (origin !== undefined && !allowed.has(origin)) throw forbidden('Origin not allowed')
+      if (origin === undefined || allowed.has(origin)) return done()
+      const path = pathOf(request)
+      done(path.startsWith('/api/') && path !== CSP_REPORT_PATH ? forbidden('Origin not allowed') : undefined)
     })
     // @fastify/cors, with options built once, adds the CORS headers to every answer. A preflight
     // (OPTIONS with Origin and Access-Control-Request-Method) is answered by the hook above it
@@ -40,12 +41,12 @@ export const origins = fp<OriginOptions>(
     // request that is no preflight must be routed like any request (a JSON 404), not refused with
     // its text/plain 400. Choosing its options per request did that, at the price of the plugin
     // normalizing them again on every request (docs/performance.md, issue 21).
-    app.addHook('onRequest', async (request, reply) => {
-      if (!isPreflight(request)) return
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!isPreflight(request)) return done()
       const origin = request.headers.origin
       reply.header('vary', 'Origin')
       if (origin !== undefined && allowed.has(origin)) reply.header('access-control-allow-origin', origin)
-      return reply
+      reply
         .header('access-control-allow-credentials', 'true')
         .header('access-control-allow-methods', ALLOWED_METHODS.join(', '))
         .header('access-control-allow-headers', ALLOWED_HEADERS.join(', '))

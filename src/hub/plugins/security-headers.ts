@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
-import { type CspNonce, freshCspNonce, securityHeaders as headersFor } from '../security/security-headers.js'
+import { type CspNonce, STATIC_SECURITY_HEADERS, contentSecurityPolicy, freshCspNonce } from '../security/security-headers.js'
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -19,11 +19,15 @@ export const securityHeaders = fp(
   async function securityHeaders(app: FastifyInstance) {
     const apply = (reply: FastifyReply) => {
       reply.cspNonce = freshCspNonce()
-      reply.headers(headersFor(reply.cspNonce))
+      reply.headers(STATIC_SECURITY_HEADERS).header('content-security-policy', contentSecurityPolicy(reply.cspNonce))
     }
     // A placeholder for Fastify's reply shape: the hook below sets it before any handler runs.
     app.decorateReply('cspNonce', null as unknown as CspNonce)
-    app.addHook('onRequest', async (_request, reply) => apply(reply))
+    // A callback hook, not an async one: it runs on every request and should cost no promise.
+    app.addHook('onRequest', (_request, reply, done) => {
+      apply(reply)
+      done()
+    })
     app.addFrameworkErrorHook((_request, reply) => apply(reply))
   },
   { name: 'security-headers' }

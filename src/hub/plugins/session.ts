@@ -31,11 +31,14 @@ export interface SessionStageOptions {
 export const sessionStage = fp<SessionStageOptions>(
   async function sessionStage(app: FastifyInstance, { sessions, now }) {
     app.decorateRequest('session', null)
-    app.addHook('onRequest', async (request) => {
+    // A callback hook: the paths that need no session, most of them, should cost no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
       const path = pathOf(request)
-      if (!SESSION_REQUIRED_PATHS.some((prefix) => isUnder(path, prefix)) || SESSION_EXEMPT_PATHS.has(path)) return
-      request.session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
-      if (!request.session) throw unauthorized('Sign in required: the auth cookie is missing, invalid or expired')
+      if (!SESSION_REQUIRED_PATHS.some((prefix) => isUnder(path, prefix)) || SESSION_EXEMPT_PATHS.has(path)) return done()
+      sessions.validate(request.cookies[AUTH_COOKIE], now()).then((session) => {
+        request.session = session
+        done(session ? undefined : unauthorized('Sign in required: the auth cookie is missing, invalid or expired'))
+      }, done)
     })
   },
   { name: 'session-stage' }
