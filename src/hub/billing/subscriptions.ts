@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { BillingSubscriptionsTable, Database } from '../../shared/database/schema.js'
+import { type Param, prepareQuery } from '../../shared/database/prepared-query.js'
 import { type AccountPlan, type EntitlementsOf, type StoredSubscription, accountPlanOf } from './entitlements.js'
 import { planOfRow } from './plans.js'
 
@@ -7,14 +8,18 @@ export type Subscriptions = ReturnType<typeof createSubscriptions>
 
 /** Accounts' subscriptions, and what each grants now (docs/billing.md). */
 export function createSubscriptions(db: Kysely<Database>, graceDays: number) {
-  async function storedOf(userId: string): Promise<StoredSubscription | undefined> {
-    const row = await db
+  // Read for every token an application is given.
+  const subscriptionOf = prepareQuery(db, (param: Param<{ userId: string }>) =>
+    db
       .selectFrom('billingSubscriptions as s')
       .leftJoin('billingPlans as p', 'p.id', 's.planId')
       .select(['s.status', 's.currentPeriodEnd', 's.cancelAtPeriodEnd', 's.pastDueSince', 's.stripeSubscriptionId'])
       .select(['p.id', 'p.name', 'p.price', 'p.currency', 'p.interval', 'p.stripePriceId', 'p.entitlements', 'p.createdAt'])
-      .where('s.userId', '=', userId)
-      .executeTakeFirst()
+      .where('s.userId', '=', param('userId'))
+  )
+
+  async function storedOf(userId: string): Promise<StoredSubscription | undefined> {
+    const row = await subscriptionOf.first({ userId })
     if (!row) return undefined
     const { id, name, price, currency, interval, stripePriceId, entitlements, createdAt } = row
     const plan = id === null || name === null || entitlements === null || createdAt === null ? undefined : planOfRow({ id, name, price, currency, interval, stripePriceId, entitlements, createdAt })

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { type Kysely, PostgresAdapter, sql } from 'kysely'
 import type { ConsentsTable, Database } from '../../shared/database/schema.js'
+import { type Param, prepareQuery } from '../../shared/database/prepared-query.js'
 import type { PrivacySettings } from './settings.js'
 
 export interface ConsentRecord {
@@ -24,6 +25,10 @@ const PRIVACY_LOCK_SPACE = 4
 
 /** Settings documents and the append-only consent log; `db` may be a transaction. */
 export function createPrivacyRepository(db: Kysely<Database>) {
+  // Read by every privacy request, and by the pages.
+  const settingsOf = prepareQuery(db, (param: Param<{ userId: string }>) =>
+    db.selectFrom('privacySettings').select('document').where('userId', '=', param('userId'))
+  )
   return {
     /**
      * Serialises one user's privacy writes until the transaction `db` ends, so a read-merge-save
@@ -36,7 +41,7 @@ export function createPrivacyRepository(db: Kysely<Database>) {
     },
 
     async findSettings(userId: string): Promise<PrivacySettings | undefined> {
-      const row = await db.selectFrom('privacySettings').select('document').where('userId', '=', userId).executeTakeFirst()
+      const row = await settingsOf.first({ userId })
       return row && (JSON.parse(row.document) as PrivacySettings)
     },
 

@@ -3,7 +3,7 @@ import type { Database } from '../../shared/database/schema.js'
 import type { RequestOrigin } from '../audit/context.js'
 import { createAuditTrail } from '../audit/repository.js'
 import { applyConsent, consentsImpliedBy, settingOf } from './consent-purposes.js'
-import { type ConsentDecision, type ConsentRecord, createPrivacyRepository } from './repository.js'
+import { type ConsentDecision, type ConsentRecord, type PrivacyRepository, createPrivacyRepository } from './repository.js'
 import { type PrivacySettings, type PrivacySettingsPatch, defaultSettings, mergeSettings, withApplications } from './settings.js'
 
 export interface ConsentOverview {
@@ -19,8 +19,11 @@ export type PrivacyService = ReturnType<typeof createPrivacyService>
  * Each write is one transaction, serialised per user and audited.
  */
 export function createPrivacyService(db: Kysely<Database>, applications: readonly string[]) {
-  async function settingsIn(trx: Kysely<Database>, userId: string): Promise<PrivacySettings> {
-    const stored = await createPrivacyRepository(trx).findSettings(userId)
+  // Outside a transaction, one repository: its settings read is prepared once.
+  const outsideTransactions = createPrivacyRepository(db)
+
+  async function settingsIn(repository: PrivacyRepository, userId: string): Promise<PrivacySettings> {
+    const stored = await repository.findSettings(userId)
     return stored ? withApplications(stored, applications) : defaultSettings(applications)
   }
 
@@ -34,14 +37,14 @@ export function createPrivacyService(db: Kysely<Database>, applications: readonl
   }
 
   return {
-    settings: (userId: string) => settingsIn(db, userId),
+    settings: (userId: string) => settingsIn(outsideTransactions, userId),
 
     async updateSettings(userId: string, patch: PrivacySettingsPatch, origin: RequestOrigin): Promise<PrivacySettings> {
       return db.transaction().execute(async (trx) => {
         const repository = createPrivacyRepository(trx)
         await repository.lockUser(userId)
         const now = new Date()
-        const before = await settingsIn(trx, userId)
+        const before = await settingsIn(repository, userId)
         const after = mergeSettings(before, patch, applications)
         const saved = await save(trx, userId, before, after, now.toISOString())
         const implied = consentsImpliedBy(before, after).map((decision) => ({ ...decision, version: null }))
@@ -63,7 +66,7 @@ export function createPrivacyService(db: Kysely<Database>, applications: readonl
         await repository.lockUser(userId)
         const [record] = (await repository.appendConsents(userId, [decision], new Date())) as [ConsentRecord]
         if (linked) {
-          const before = await settingsIn(trx, userId)
+          const before = await settingsIn(repository, userId)
           await save(trx, userId, before, applyConsent(before, linked, decision.granted), record.recordedAt)
         }
         await createAuditTrail(trx).record({ userId, type: 'consent.recorded', detail: { ...decision }, ...origin })
@@ -72,7 +75,7 @@ export function createPrivacyService(db: Kysely<Database>, applications: readonl
     },
 
     async consents(userId: string): Promise<ConsentOverview> {
-      const consents = await createPrivacyRepository(db).listConsents(userId)
+      const consents = await outsideTransactions.listConsents(userId)
       const current: ConsentOverview['current'] = {}
       for (const { purpose, granted, version, recordedAt } of consents) {
         current[purpose] ??= { granted, version, recordedAt }

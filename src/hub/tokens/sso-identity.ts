@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../shared/database/schema.js'
+import { type Param, prepareQuery } from '../../shared/database/prepared-query.js'
 import type { PrivacySettings } from '../privacy/settings.js'
 import type { ActiveSession } from '../sessions/sessions.js'
 
@@ -41,13 +42,15 @@ export function accountSsoIdentities(db: Kysely<Database>): SsoIdentityOf {
  * primary key.
  */
 export function accountIdentities(db: Kysely<Database>): (userId: string) => Promise<(SsoIdentity & { disabled: boolean }) | undefined> {
-  return async (userId) => {
-    const account = await db
+  const accountById = prepareQuery(db, (param: Param<{ userId: string }>) =>
+    db
       .selectFrom('users')
       .leftJoin('privacySettings', 'privacySettings.userId', 'users.id')
       .select(['users.email', 'users.emailVerified', 'users.displayName', 'users.disabled', 'privacySettings.document'])
-      .where('users.id', '=', userId)
-      .executeTakeFirst()
+      .where('users.id', '=', param('userId'))
+  )
+  return async (userId) => {
+    const account = await accountById.first({ userId })
     if (!account) return undefined
     const identity = { email: account.email, emailVerified: account.emailVerified === 1, disabled: account.disabled === 1 }
     const { displayName, document } = account
