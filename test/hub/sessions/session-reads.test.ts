@@ -1,4 +1,4 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, RootOperationNode } from 'kysely'
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, RootOperationNode } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { buildHubApp } from '../../../src/hub/app.js'
 import { createLogger } from '../../../src/shared/logging.js'
@@ -9,15 +9,23 @@ import { TEST_HUB_CONFIG, signUpAndLogIn, testClock } from '../../helpers/hub-ap
 const isAuditWrite = (node: RootOperationNode) =>
   node.kind === 'InsertQueryNode' && node.into?.table.identifier.name === 'audit_events'
 
-/** Counts the queries the app sends while `counting` is on, but for the audit trail's. */
+/**
+ * Counts the queries the app runs while `counting` is on, but for the audit trail's. Counted as
+ * their results come back, since a prepared query is compiled (and shown to plugins) only once.
+ */
 function queryCounter() {
   const counter = { counting: false, queries: [] as string[] }
+  const kinds = new WeakMap<QueryId, string>()
   const plugin: KyselyPlugin = {
-    transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-      if (counter.counting && !isAuditWrite(node)) counter.queries.push(node.kind)
+    transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+      if (!isAuditWrite(node)) kinds.set(queryId, node.kind)
       return node
     },
-    transformResult: async ({ result }) => result
+    transformResult: async ({ result, queryId }: PluginTransformResultArgs) => {
+      const kind = kinds.get(queryId)
+      if (counter.counting && kind !== undefined) counter.queries.push(kind)
+      return result
+    }
   }
   return { counter, plugin }
 }
