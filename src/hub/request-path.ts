@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 
+const QUERY_OR_FRAGMENT = /[?#]/
+
 /**
  * The path the router matches: the part before `?` or `#`, percent-decoded as find-my-way
  * decodes it (decodeURI, which leaves reserved characters such as `%2F` encoded, and `%25` kept
@@ -8,7 +10,8 @@ import type { FastifyRequest } from 'fastify'
  * A path the router cannot decode never gets this far (it is answered 400 before routing).
  */
 export function pathOf(request: FastifyRequest): string {
-  const raw = request.url.split(/[?#]/, 1)[0] ?? ''
+  const end = request.url.search(QUERY_OR_FRAGMENT)
+  const raw = end === -1 ? request.url : request.url.slice(0, end)
   if (!raw.includes('%')) return raw
   try {
     return decodeURI(raw.replaceAll('%25', '%2525'))
@@ -19,5 +22,5 @@ export function pathOf(request: FastifyRequest): string {
 
 /** True for `prefix` itself and anything below it (`/api/privacy` covers `/api/privacy/settings`). */
 export function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`)
+  return path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')
 }
