@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely'
 import { validate as isUuid } from 'uuid'
 import type { Database } from '../../shared/database/schema.js'
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../shared/http/keyset-cursor.js'
+import { daysBefore } from '../../shared/time.js'
 import { RETENTION_DAYS } from '../privacy/settings.js'
 import { AUDIT_EVENT_TYPES, type AuditEventType } from './events.js'
 
-const DAY_MS = 86_400_000
 
 export const ACTIVITY_PAGE_SIZE = { min: 1, max: 100, default: 20 } as const
 
@@ -87,7 +87,7 @@ export function createActivityLog(db: Kysely<Database>, now: () => Date) {
     /** The page after `cursor` (or the newest); events older than the retention are not shown even before pruning drops them. */
     async page(userId: string, { limit, cursor }: ActivityQuery): Promise<ActivityPage> {
       const before = cursor === undefined ? undefined : decodeKeysetCursor(cursor, isUuid)
-      const oldest = new Date(now().getTime() - (await retentionDaysOf(userId)) * DAY_MS).toISOString()
+      const oldest = daysBefore(now(), await retentionDaysOf(userId))
       let query = db
         .selectFrom('auditEvents')
         .select(['id', 'type', 'createdAt', 'ip', 'userAgent', 'detail'])

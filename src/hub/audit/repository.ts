@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { AuditEventsTable, Database } from '../../shared/database/schema.js'
+import { daysBefore } from '../../shared/time.js'
 import { RETENTION_DAYS } from '../privacy/settings.js'
 import type { AuditEventInput } from './events.js'
 
-const DAY_MS = 86_400_000
 
 export type AuditTrail = ReturnType<typeof createAuditTrail>
 
@@ -34,7 +34,7 @@ export function createAuditTrail(db: Kysely<Database>) {
 
     /** Drops one user's events older than their retention. */
     async pruneUser(userId: string, activityLogDays: number, now = new Date()): Promise<void> {
-      await db.deleteFrom('auditEvents').where('userId', '=', userId).where('createdAt', '<', cutoff(activityLogDays, now)).execute()
+      await db.deleteFrom('auditEvents').where('userId', '=', userId).where('createdAt', '<', daysBefore(now, activityLogDays)).execute()
     },
 
     /**
@@ -46,13 +46,13 @@ export function createAuditTrail(db: Kysely<Database>) {
       for (const { activityLogDays } of retentions) {
         await db
           .deleteFrom('auditEvents')
-          .where('createdAt', '<', cutoff(activityLogDays, now))
+          .where('createdAt', '<', daysBefore(now, activityLogDays))
           .where('userId', 'in', db.selectFrom('privacySettings').select('userId').where('activityLogDays', '=', activityLogDays))
           .execute()
       }
       await db
         .deleteFrom('auditEvents')
-        .where('createdAt', '<', cutoff(RETENTION_DAYS.default, now))
+        .where('createdAt', '<', daysBefore(now, RETENTION_DAYS.default))
         .where('userId', 'not in', db.selectFrom('privacySettings').select('userId'))
         .execute()
     }
@@ -70,8 +70,4 @@ export function auditEventRow(event: AuditEventInput, at: Date): AuditEventsTabl
     userAgent: event.userAgent ?? null,
     createdAt: at.toISOString()
   }
-}
-
-function cutoff(days: number, now: Date): string {
-  return new Date(now.getTime() - days * DAY_MS).toISOString()
 }

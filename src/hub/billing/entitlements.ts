@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../shared/time.js'
 import type { Plan } from './plans.js'
 import { FREE_PLAN } from './plans.js'
 
@@ -34,7 +35,6 @@ export interface Entitlements {
 
 export type EntitlementsOf = (userId: string) => Promise<Entitlements>
 
-const DAY_MS = 86_400_000
 
 /** An account with no subscription is on the free plan, active, for good. */
 export const NO_SUBSCRIPTION: AccountPlan = { plan: FREE_PLAN, status: 'active', entitlements: [], currentPeriodEnd: null, cancelAtPeriodEnd: false }

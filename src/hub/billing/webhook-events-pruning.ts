@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { failureForLog } from '../../shared/database/availability.js'
 import type { Database } from '../../shared/database/schema.js'
 import type { Logger } from '../../shared/logging.js'
+import { daysBefore } from '../../shared/time.js'
 import { PRUNING_INTERVAL_MS } from '../audit/pruning.js'
 import { startRounds } from '../background/rounds.js'
 
@@ -12,12 +13,9 @@ import { startRounds } from '../background/rounds.js'
  */
 export const WEBHOOK_EVENT_RETENTION_DAYS = 35
 
-const DAY_MS = 86_400_000
-
 /** Deletes the ids of events applied longer ago than the retention. */
 export async function pruneWebhookEvents(db: Kysely<Database>, now: Date): Promise<void> {
-  const cutoff = new Date(now.getTime() - WEBHOOK_EVENT_RETENTION_DAYS * DAY_MS).toISOString()
-  await db.deleteFrom('billingWebhookEvents').where('receivedAt', '<', cutoff).execute()
+  await db.deleteFrom('billingWebhookEvents').where('receivedAt', '<', daysBefore(now, WEBHOOK_EVENT_RETENTION_DAYS)).execute()
 }
 
 /** Hourly, as the other records' pruning; returns the stop function for shutdown. */
