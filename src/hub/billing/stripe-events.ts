@@ -28,7 +28,7 @@ export interface StripeEventContext {
  * what it did, for the log. Throws UnrecognisedEvent to have nothing stored.
  */
 export async function applyStripeEvent(event: Stripe.Event, context: StripeEventContext): Promise<string> {
-  const at = new Date(event.created * 1000).toISOString()
+  const at = instantOf(event.created)
   switch (event.type) {
     case 'checkout.session.completed':
       return linkCustomer(event.data.object, context)
@@ -83,11 +83,11 @@ async function applySubscription(subscription: Stripe.Subscription, deleted: boo
 async function recordPaidInvoice(invoice: Stripe.Invoice, at: string, { trx, now }: StripeEventContext): Promise<string> {
   const userId = await accountOf(trx, idOf(invoice.customer), invoice.parent?.subscription_details?.metadata?.userId)
   if (!userId || invoice.id === undefined) throw new UnrecognisedEvent(`no account for customer ${idOf(invoice.customer)}`)
-  const paidAt = invoice.status_transitions?.paid_at ? new Date(invoice.status_transitions.paid_at * 1000).toISOString() : at
-  const paid = { amount: invoice.amount_paid, currency: invoice.currency.toUpperCase(), status: 'paid' as const, paidAt, url: invoice.hosted_invoice_url ?? null }
+  const paidAt = invoice.status_transitions?.paid_at ? instantOf(invoice.status_transitions.paid_at) : at
+  const paid = invoiceState(invoice, invoice.amount_paid, paidAt)
   await trx
     .insertInto('billingInvoices')
-    .values({ id: invoice.id, userId, ...paid, createdAt: new Date(invoice.created * 1000).toISOString() })
+    .values({ id: invoice.id, userId, ...paid, createdAt: instantOf(invoice.created) })
     // An invoice that failed before is paid now.
     .onConflict((conflict) => conflict.column('id').doUpdateSet(paid))
     .execute()
@@ -109,7 +109,7 @@ async function recordFailedPayment(invoice: Stripe.Invoice, at: string, context:
   if (!known) {
     await trx
       .insertInto('billingInvoices')
-      .values({ id: invoice.id, userId, amount: invoice.amount_due, currency: invoice.currency.toUpperCase(), status: 'failed', paidAt: null, url: invoice.hosted_invoice_url ?? null, createdAt: new Date(invoice.created * 1000).toISOString() })
+      .values({ id: invoice.id, userId, ...invoiceState(invoice, invoice.amount_due, null), createdAt: instantOf(invoice.created) })
       .execute()
   }
   const audit = createAuditTrail(trx)
@@ -172,5 +172,15 @@ function periodEndOf(subscription: Stripe.Subscription): string | null {
   const ends = subscription.items.data.map((item) => item.current_period_end).filter((end): end is number => typeof end === 'number')
   const legacy = (subscription as { current_period_end?: unknown }).current_period_end
   const end = ends.length > 0 ? Math.max(...ends) : typeof legacy === 'number' ? legacy : undefined
-  return end === undefined ? null : new Date(end * 1000).toISOString()
+  return end === undefined ? null : instantOf(end)
+}
+
+/** What is stored of an invoice as this event reports it: paid at `paidAt`, or failed (null). */
+function invoiceState(invoice: Stripe.Invoice, amount: number, paidAt: string | null) {
+  return { amount, currency: invoice.currency.toUpperCase(), status: paidAt === null ? ('failed' as const) : ('paid' as const), paidAt, url: invoice.hosted_invoice_url ?? null }
+}
+
+/** Stripe's times are Unix seconds; the database stores ISO 8601. */
+function instantOf(seconds: number): string {
+  return new Date(seconds * 1000).toISOString()
 }
