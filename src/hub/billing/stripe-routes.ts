@@ -114,14 +114,14 @@ export async function stripeBillingRoutes(app: App, { stripe, db, publicUrl, aud
 export async function noPaymentRoutes(app: App) {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined))
-  const schema = (summary: string) => ({ summary, tags, response: errorResponses(401, 403, 404) })
-  app.post(CHECKOUT_PATH, { schema: schema('Start a Stripe Checkout (404: this hub takes no payments)') }, async () => {
-    throw notFound(NO_PAYMENTS)
-  })
-  app.post(PORTAL_PATH, { schema: schema("Open Stripe's Customer Portal (404: this hub takes no payments)") }, async () => {
-    throw notFound(NO_PAYMENTS)
-  })
-  app.post(STRIPE_WEBHOOK_PATH, { schema: schema('Receive Stripe events (404: this hub takes no payments)') }, async () => {
-    throw notFound(NO_PAYMENTS)
-  })
+  const routes = [
+    [CHECKOUT_PATH, 'Start a Stripe Checkout'],
+    [PORTAL_PATH, "Open Stripe's Customer Portal"],
+    [STRIPE_WEBHOOK_PATH, 'Receive Stripe events']
+  ] as const
+  for (const [url, summary] of routes) {
+    app.post(url, { schema: { summary: `${summary} (404: this hub takes no payments)`, tags, response: errorResponses(401, 403, 404) } }, async () => {
+      throw notFound(NO_PAYMENTS)
+    })
+  }
 }
