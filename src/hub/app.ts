@@ -65,7 +65,7 @@ import { auditRequests } from './audit/context.js'
 import { schedulePruning } from './audit/pruning.js'
 import { createMailQueue } from './mail/queue.js'
 import { startMailSender } from './mail/sender.js'
-import { createMailTransport } from './mail/transport.js'
+import { OUTBOX_COMMAND, createMailTransport } from './mail/transport.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
 import { applicationExports } from './export/application-exports.js'
@@ -366,6 +366,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     connectedApplications,
     // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
     billing: { overviewOf: billingOverviewOf, plans, payments: payments !== undefined },
+    // Mail written to DATA_DIR/outbox rather than sent: the pages promising one say where it went.
+    mailOutbox: config.smtpUrl === undefined ? OUTBOX_COMMAND : undefined,
     // Account and recovery pages for the built-in provider's accounts only, as their API.
     ...(identityProvider.builtin ? { ownAccount: createOwnAccountRepository(db), ownSignIn: { twoStep: twoStepRepository, passkeys } } : {})
   })
