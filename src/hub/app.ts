@@ -11,6 +11,7 @@ import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
 import { AUTH_COOKIE, cookiesAreSecure } from './cookies.js'
 import { csrf } from './plugins/csrf.js'
+import { loopbackHosts } from './plugins/loopback-hosts.js'
 import { origins } from './plugins/origins.js'
 import { securityHeaders } from './plugins/security-headers.js'
 import { sessionOf, sessionStage } from './plugins/session.js'
@@ -208,7 +209,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)
   await app.register(securityHeaders)
-  await app.register(allowedHosts, { hosts: [new URL(config.publicUrl).host, ...config.allowedHosts] })
+  await app.register(allowedHosts, { hosts: [new URL(config.publicUrl).host, ...config.allowedHosts, ...config.loopbackHosts] })
+  await app.register(loopbackHosts, { hosts: config.loopbackHosts, publicUrl: config.publicUrl })
   await app.register(origins, { allowedOrigins: [new URL(config.publicUrl).origin, ...config.allowedOrigins] })
   await app.register(csrf, {
     cookieKeys,

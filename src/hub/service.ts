@@ -30,6 +30,10 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
         logger,
         ...(keyring ? { keyring: await keyring(context) } : {})
       })
+    },
+    welcome: ({ hub }) => {
+      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signupOpen
+      return { url: hub.publicUrl, text: `open ${hub.publicUrl} and ${createsAccounts ? 'create an account' : 'sign in'}` }
     }
   }
 }
