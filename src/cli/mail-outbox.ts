@@ -10,7 +10,8 @@ const MAX_LIMIT = 100
 
 export const MAIL_OUTBOX_USAGE = `mail:outbox prints the newest mails the hub wrote to DATA_DIR/${OUTBOX_DIRECTORY} (where mail goes
 when HUB_SMTP_URL is not set), newest first: each file's path, recipients, subject and text, so
-their links can be followed. --to keeps the mails to one address; --limit says how many,
+their links can be followed (each .eml file has a .txt beside it, from which a link can be
+copied as it stands). --to keeps the mails to one address; --limit says how many,
 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`
 
 export interface MailOutboxIo {

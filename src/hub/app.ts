@@ -11,6 +11,7 @@ import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
 import { AUTH_COOKIE, cookiesAreSecure } from './cookies.js'
 import { csrf } from './plugins/csrf.js'
+import { loopbackHosts } from './plugins/loopback-hosts.js'
 import { origins } from './plugins/origins.js'
 import { securityHeaders } from './plugins/security-headers.js'
 import { sessionOf, sessionStage } from './plugins/session.js'
@@ -65,7 +66,7 @@ import { auditRequests } from './audit/context.js'
 import { schedulePruning } from './audit/pruning.js'
 import { createMailQueue } from './mail/queue.js'
 import { startMailSender } from './mail/sender.js'
-import { createMailTransport } from './mail/transport.js'
+import { OUTBOX_COMMAND, createMailTransport } from './mail/transport.js'
 import { createAuditTrail } from './audit/repository.js'
 import { exportAllowance } from './export/allowance.js'
 import { applicationExports } from './export/application-exports.js'
@@ -208,7 +209,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // External plugins and the request pipeline, in the order a request meets them.
   await app.register(cookie)
   await app.register(securityHeaders)
-  await app.register(allowedHosts, { hosts: [new URL(config.publicUrl).host, ...config.allowedHosts] })
+  await app.register(allowedHosts, { hosts: [new URL(config.publicUrl).host, ...config.allowedHosts, ...config.loopbackHosts] })
+  await app.register(loopbackHosts, { hosts: config.loopbackHosts, publicUrl: config.publicUrl })
   await app.register(origins, { allowedOrigins: [new URL(config.publicUrl).origin, ...config.allowedOrigins] })
   await app.register(csrf, {
     cookieKeys,
@@ -366,6 +368,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     connectedApplications,
     // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
     billing: { overviewOf: billingOverviewOf, plans, payments: payments !== undefined },
+    // Mail written to DATA_DIR/outbox rather than sent: the pages promising one say where it went.
+    mailOutbox: config.smtpUrl === undefined ? OUTBOX_COMMAND : undefined,
     // Account and recovery pages for the built-in provider's accounts only, as their API.
     ...(identityProvider.builtin ? { ownAccount: createOwnAccountRepository(db), ownSignIn: { twoStep: twoStepRepository, passkeys } } : {})
   })

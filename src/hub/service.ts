@@ -1,5 +1,6 @@
 import type { Service, ServiceContext } from '../shared/runtime.js'
 import { buildHubApp } from './app.js'
+import { OUTBOX_COMMAND, outboxDirectory } from './mail/transport.js'
 import type { Keyring } from './tokens/keyring.js'
 
 export interface HubServiceOptions {
@@ -17,6 +18,11 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
       if (config.shared.databaseUrl !== undefined && config.hub.redisUrl === undefined) {
         logger.warn('REDIS_URL is not set: each hub instance counts sign-in limits on its own (see "Running several instances" in docs/hub.md)')
       }
+      // Said once, so whoever started the hub learns where the mail the pages promise went.
+      if (config.hub.smtpUrl === undefined) {
+        const outbox = outboxDirectory(config.shared.dataDir)
+        logger.info({ outbox }, `HUB_SMTP_URL is not set: mail is not sent but written to ${outbox}; read it, links included, with ${OUTBOX_COMMAND}`)
+      }
       return buildHubApp({
         config: config.hub,
         dataDir: config.shared.dataDir,
@@ -24,6 +30,10 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
         logger,
         ...(keyring ? { keyring: await keyring(context) } : {})
       })
+    },
+    welcome: ({ hub }) => {
+      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signupOpen
+      return { url: hub.publicUrl, text: `open ${hub.publicUrl} and ${createsAccounts ? 'create an account' : 'sign in'}` }
     }
   }
 }

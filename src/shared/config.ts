@@ -92,6 +92,13 @@ export interface HubConfig {
   trustedProxies: string[]
   /** `Host` values it answers to besides its public URL's (canonical: see `canonicalHost`). */
   allowedHosts: string[]
+  /**
+   * The loopback addresses with its port (`127.0.0.1:3001`, `[::1]:3001`, `localhost:3001`) when
+   * browsers reach it directly on this machine: it listens on loopback and its public URL is a
+   * loopback http URL on its own port. It answers them too, sending page requests to the public URL.
+   * Empty otherwise (behind a proxy, or on a public name).
+   */
+  loopbackHosts: string[]
   /** An smtp:// or smtps:// URL mail is sent through; undefined: mail is written to DATA_DIR/outbox. */
   smtpUrl: string | undefined
   /** The From of every mail: an address with an optional display name. */
@@ -118,7 +125,7 @@ export function readConfig(env: Env = process.env): Config {
   const tasksUrl = browsableUrl(host, tasksPort)
   // Where browsers reach the pages: the dashboard links there, and the sign-in redirects come back there.
   const tasksPublicUrl = withoutTrailingSlash(read.url('TASKS_PUBLIC_URL', tasksUrl))
-  const hub = readHubConfig(read, `${tasksAppId}=${tasksPublicUrl};events=${tasksUrl}${TASKS_SECURITY_EVENTS_PATH};export=${tasksUrl}${TASKS_EXPORT_PATH}`)
+  const hub = readHubConfig(read, host, `${tasksAppId}=${tasksPublicUrl};events=${tasksUrl}${TASKS_SECURITY_EVENTS_PATH};export=${tasksUrl}${TASKS_EXPORT_PATH}`)
   const hubIssuer = withoutTrailingSlash(read.url('HUB_ISSUER', hub.publicUrl))
   return {
     shared: {
@@ -177,10 +184,11 @@ const THIRTY_DAYS_SECONDS = 30 * 24 * 60 * 60
 const COOKIE_SECRET_MIN_LENGTH = 32
 
 /** `defaultApps` registers the task manager where it really listens unless HUB_APPS says otherwise. */
-function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): HubConfig {
+function readHubConfig(read: ReturnType<typeof reader>, host: string, defaultApps: string): HubConfig {
   const publicUrl = withoutTrailingSlash(read.url('HUB_PUBLIC_URL', DEFAULT_HUB_PUBLIC_URL))
+  const port = read.port('HUB_PORT', 3001)
   return {
-    port: read.port('HUB_PORT', 3001),
+    port,
     publicUrl,
     identityProvider: readIdentityProvider(read),
     signupOpen: read.oneOf('HUB_SIGNUP', ['open', 'closed'], 'open') === 'open',
@@ -192,6 +200,7 @@ function readHubConfig(read: ReturnType<typeof reader>, defaultApps: string): Hu
     redisUrl: readRedisUrl(read),
     trustedProxies: readTrustedProxies(read),
     allowedHosts: read.list('HUB_ALLOWED_HOSTS').map((entry) => read.allowedHost('HUB_ALLOWED_HOSTS', entry)),
+    loopbackHosts: hubLoopbackHosts(host, port, new URL(publicUrl)),
     smtpUrl: readSmtpUrl(read),
     mailFrom: readMailFrom(read, new URL(publicUrl).hostname),
     encryptionKey: readEncryptionKey(read),
@@ -323,6 +332,29 @@ function readTrustedProxies(read: ReturnType<typeof reader>): string[] {
     )
   }
   return proxies
+}
+
+/** `localhost` or a loopback address (IPv6 without brackets). */
+function isLoopback(name: string): boolean {
+  return name === 'localhost' || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'))
+}
+
+/** HOST values whose socket takes connections to the loopback interface: a loopback name, or any address. */
+function listensOnLoopback(host: string): boolean {
+  return isLoopback(host) || host === '0.0.0.0' || host === '::'
+}
+
+/**
+ * The loopback names a browser on this machine may type for a hub it reaches directly: the same
+ * names the task manager answers by default. A rebound page's requests carry its own name as Host,
+ * never these, so answering them keeps the DNS-rebinding check whole.
+ */
+function hubLoopbackHosts(host: string, port: number, publicUrl: URL): string[] {
+  const publicPort = Number(publicUrl.port || 80)
+  const direct = publicUrl.protocol === 'http:' && publicPort === port && isLoopback(publicUrl.hostname.replace(/^\[|\]$/g, ''))
+  if (!direct || !listensOnLoopback(host)) return []
+  const names = ['localhost', '127.0.0.1', '[::1]', ...(isIP(host) === 4 && host.startsWith('127.') ? [host] : [])]
+  return [...new Set(names.map((name) => canonicalHost(`${name}:${port}`) ?? name))].filter((alias) => alias !== publicUrl.host)
 }
 
 /** By default the loopback names and HOST, each with PORT: the names a client on this machine uses. */

@@ -18,6 +18,8 @@ export interface Service {
   name: string
   port: (config: Config) => number
   build: (context: ServiceContext) => Promise<App>
+  /** What start-up tells a person to open, and what to do there: "open http://localhost:3001 and create an account". */
+  welcome: (config: Config) => { url: string; text: string }
 }
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before the process gives up. */
@@ -50,8 +52,21 @@ export async function runServices(services: Service[]): Promise<void> {
   for (const service of services) {
     const app = await service.build({ config, db, logger: logger.child({ service: service.name }) })
     apps.push(app)
-    await app.listen({ host: config.shared.host, port: service.port(config) })
+    await app.listen({ host: config.shared.host, port: service.port(config), listenTextResolver: (address) => listeningText(app, address) })
   }
+  const welcomes = services.map((service) => ({ name: service.name, ...service.welcome(config) }))
+  logger.info({ open: Object.fromEntries(welcomes.map(({ name, url }) => [name, url])) }, `ready: ${welcomes.map(({ text }) => text).join('; ')}`)
+}
+
+/**
+ * Fastify's line for each address the socket listens on, as a URL only when the service answers
+ * requests sent to it: a socket on every interface (HOST=0.0.0.0) is reached at addresses whose
+ * Host the DNS-rebinding check refuses (421), and a printed URL is one a person will open.
+ */
+export function listeningText(app: Pick<App, 'answersHost'>, address: string): string {
+  const url = URL.parse(address)
+  if (url === null || app.answersHost(url.host)) return `Server listening at ${address}`
+  return `Server listening on ${url.host}, which is not one of its allowed Hosts (HUB_ALLOWED_HOSTS, TASKS_ALLOWED_HOSTS): requests there get 421`
 }
 
 async function waitForDatabaseOrExit(db: Kysely<Database>, config: Config, logger: Logger): Promise<void> {

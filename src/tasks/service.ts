@@ -25,6 +25,7 @@ export function createTasksService({ hubKeys, registerWithHub = false }: TasksSe
         cookieKeys: loadCookieSecrets(undefined, config.shared.dataDir, TASKS_COOKIE_SECRET_FILE),
         ...(hubKeys ? { hubKeys: await hubKeys(context) } : {})
       })
-    }
+    },
+    welcome: ({ tasks }) => ({ url: tasks.publicUrl, text: `the task manager is at ${tasks.publicUrl}` })
   }
 }

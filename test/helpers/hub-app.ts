@@ -30,6 +30,7 @@ export const TEST_HUB_CONFIG: HubConfig = {
   trustedProxies: [],
   // Besides HUB_ORIGIN's host: fastify's inject sends `Host: localhost:80`, which is `localhost`.
   allowedHosts: ['localhost'],
+  loopbackHosts: [],
   smtpUrl: undefined,
   mailFrom: 'Hearth <no-reply@localhost>',
   encryptionKey: undefined,

@@ -74,12 +74,14 @@ describe.each(databasesUnderTest())('DNS rebinding against the task manager on $
 })
 
 describe.each(databasesUnderTest())('DNS rebinding against the hub on $name', (database) => {
-  // HUB_PUBLIC_URL is http://localhost:3001; HUB_ALLOWED_HOSTS adds the name a proxy uses.
-  const hub = useHubApp(database, { config: { allowedHosts: ['hub.internal:8080'] } })
+  // HUB_PUBLIC_URL is http://localhost:3001; HUB_ALLOWED_HOSTS adds the name a proxy uses; listening on
+  // 127.0.0.1 (the default HOST) it also answers the loopback addresses with its port, as `npm start` prints them.
+  const loopbackHosts = readConfig({}).hub.loopbackHosts
+  const hub = useHubApp(database, { config: { allowedHosts: ['hub.internal:8080'], loopbackHosts } })
   const signUp = (host: string, email = uniqueEmail()) =>
     hub.app.inject({ method: 'POST', url: '/api/auth/signup', headers: { host }, payload: { email, password: GOOD_PASSWORD } })
 
-  it.each([...ATTACKER_HOSTS, 'localhost', 'localhost:3000', 'hub.internal'])('refuses Host %s, with the security headers, signing no one up', async (host) => {
+  it.each([...ATTACKER_HOSTS, 'localhost', 'localhost:3000', 'hub.internal', '127.0.0.1', '127.0.0.1:3000', '[::1]:8080', '0.0.0.0:3001'])('refuses Host %s, with the security headers, signing no one up', async (host) => {
     const email = uniqueEmail()
     const refused = await signUp(host, email)
     expectMisdirected(refused)
@@ -111,5 +113,25 @@ describe.each(databasesUnderTest())('DNS rebinding against the hub on $name', (d
     for (const url of ['/api/health', '/api/ready']) {
       expect((await hub.app.inject({ url, headers: { host: '10.1.2.3:3001' } })).statusCode).toBe(200)
     }
+  })
+
+  it.each(['127.0.0.1:3001', '[::1]:3001', '[0:0:0:0:0:0:0:1]:3001'])('answers the API at the loopback address %s', async (host) => {
+    expect(loopbackHosts).toEqual(['127.0.0.1:3001', '[::1]:3001'])
+    expect((await signUp(host)).statusCode).toBe(200)
+  })
+
+  it.each(['127.0.0.1:3001', '[::1]:3001'])('sends a browser that opened a page at %s to the same page at HUB_PUBLIC_URL', async (host) => {
+    for (const [url, location] of [
+      ['/', `${HUB_ORIGIN}/`],
+      ['/signup?next=%2Fdashboard', `${HUB_ORIGIN}/signup?next=%2Fdashboard`],
+      ['//rebind.attacker.example/x', `${HUB_ORIGIN}//rebind.attacker.example/x`]
+    ]) {
+      const response = await hub.app.inject({ url, headers: { host } })
+      expect(response.statusCode, url).toBe(307)
+      expect(response.headers.location, url).toBe(location)
+      expect(new URL(String(response.headers.location)).origin).toBe(HUB_ORIGIN)
+    }
+    // At its public URL the page is served.
+    expect((await hub.app.inject({ url: '/signup', headers: { host: 'localhost:3001' } })).statusCode).toBe(200)
   })
 })

@@ -26,11 +26,26 @@ describe('readConfig: hub section', () => {
       redisUrl: undefined,
       trustedProxies: [],
       allowedHosts: [],
+      // Listening on 127.0.0.1 at its public URL's port: the other loopback names reach it too.
+      loopbackHosts: ['127.0.0.1:3001', '[::1]:3001'],
       smtpUrl: undefined,
       mailFrom: 'Hearth <no-reply@localhost>',
       // No payment provider: plans are set by hand.
       billing: { graceDays: 7, stripe: undefined }
     })
+  })
+
+  it.each([
+    [{ HOST: '0.0.0.0' }, ['127.0.0.1:3001', '[::1]:3001']],
+    [{ HOST: 'localhost', HUB_PUBLIC_URL: 'http://127.0.0.1:3001' }, ['localhost:3001', '[::1]:3001']],
+    [{ HOST: '127.0.0.2', HUB_PORT: '4001', HUB_PUBLIC_URL: 'http://localhost:4001' }, ['127.0.0.1:4001', '[::1]:4001', '127.0.0.2:4001']],
+    // Reached through something else: a proxy on another port, a public name, TLS, another interface.
+    [{ HUB_PORT: '4001' }, []],
+    [{ HUB_PUBLIC_URL: 'https://localhost:3001' }, []],
+    [{ HUB_PUBLIC_URL: 'https://hub.example' }, []],
+    [{ HOST: '192.168.1.5' }, []]
+  ])('answers the loopback names with its port only when browsers reach it directly on this machine: %o', (env, expected) => {
+    expect(readConfig(env).hub.loopbackHosts).toEqual(expected)
   })
 
   it('sends mail from no-reply at the public URL\'s host by default', () => {
@@ -87,6 +102,7 @@ describe('readConfig: hub section', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       trustedProxies: ['loopback', '10.0.0.0/8', 'fd00::1'],
       allowedHosts: ['hub.internal:3001', 'id.example'],
+      loopbackHosts: [],
       smtpUrl: 'smtp://hub:secret@mail.example:587',
       mailFrom: 'Family Hub <hub@family.example>',
       billing: { graceDays: 0, stripe: { secretKey: 'sk_test_abc123', webhookSecret: 'whsec_def456', apiUrl: new URL('http://127.0.0.1:12111') } }

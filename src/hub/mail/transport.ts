@@ -6,6 +6,12 @@ import type { QueuedMail } from './queue.js'
 
 /** Where mail goes without HUB_SMTP_URL, under DATA_DIR. */
 export const OUTBOX_DIRECTORY = 'outbox'
+/** The command that prints the newest mails of the outbox, links included. */
+export const OUTBOX_COMMAND = 'npm run hub -- mail:outbox'
+
+export function outboxDirectory(dataDir: string): string {
+  return path.join(dataDir, OUTBOX_DIRECTORY)
+}
 
 export interface MailTransport {
   /** Delivers one mail; answers what the log may say about where it went (never the body). */
@@ -45,17 +51,22 @@ function smtpTransport(url: string, from: string): MailTransport {
 
 /**
  * Each mail as an RFC 5322 `.eml` file readable by its owner only (it carries tokens), named so
- * that names sort oldest first: `mail:outbox` shows the newest.
+ * that names sort oldest first: `mail:outbox` shows the newest. Beside it, a `.txt` file of the
+ * same name holds To, Subject and the text part as UTF-8 text: the `.eml`'s parts are
+ * quoted-printable, which breaks a long link into lines ending in `=` and writes its `=` as `=3D`,
+ * so a link copied from there does not work; one copied from the `.txt` does.
  */
 function outboxTransport({ from, dataDir }: MailTransportOptions): MailTransport {
-  const directory = path.join(dataDir, OUTBOX_DIRECTORY)
+  const directory = outboxDirectory(dataDir)
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true })
   return {
     async deliver(mail, now) {
       const { message } = await transporter.sendMail({ from, ...messageOf(mail) })
       await fs.mkdir(directory, { recursive: true, mode: 0o700 })
-      const file = path.join(directory, `${now.toISOString().replace(/[:.]/g, '-')}-${mail.id}.eml`)
+      const name = path.join(directory, `${now.toISOString().replace(/[:.]/g, '-')}-${mail.id}`)
+      const file = `${name}.eml`
       await fs.writeFile(file, message, { mode: 0o600, flag: 'wx' })
+      await fs.writeFile(`${name}.txt`, `To: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}`, { mode: 0o600, flag: 'wx' })
       return { file }
     },
     close: () => transporter.close()

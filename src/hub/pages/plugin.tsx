@@ -70,6 +70,11 @@ export interface HubPagesOptions {
   }
   /** The billing page's reads (docs/billing.md); `payments` when Stripe is configured, else no payment button is shown. */
   billing: { overviewOf: BillingOverviewOf; plans: Pick<Plans, 'list'>; payments: boolean }
+  /**
+   * Without HUB_SMTP_URL mail is written to DATA_DIR/outbox, not sent: the command that reads it,
+   * which the pages promising a mail show. Undefined when mail is sent.
+   */
+  mailOutbox: string | undefined
 }
 
 declare module 'fastify' {
@@ -91,7 +96,7 @@ const hide = true
  * protected pages redirects to the login page, coming back to the same page afterwards.
  */
 export async function hubPages(app: App, options: HubPagesOptions) {
-  const { sessionOf, sessionsOf, activity, applications, privacy, exportDatasets, secureCookies, cspNonce, assets, ownAccount, ownSignIn } = options
+  const { sessionOf, sessionsOf, activity, applications, privacy, exportDatasets, secureCookies, cspNonce, assets, ownAccount, ownSignIn, mailOutbox } = options
 
   /**
    * The switch's cookie wins for its browser; else a signed-in person's account language; else the
@@ -159,13 +164,13 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
     const { notice } = request.query
     const known = typeof notice === 'string' && Object.hasOwn(LOGIN_NOTICES, notice) ? (notice as LoginNotice) : undefined
-    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} />)
+    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} mailOutbox={mailOutbox} />)
   })
 
   app.get('/signup', { schema: { hide, querystring: NextQuery } }, async (request, reply) => {
     const next = safeNextPath(request.query.next)
     if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
-    return sendPage(reply, <SignupPage context={await contextOf(request, reply, null)} next={next} />)
+    return sendPage(reply, <SignupPage context={await contextOf(request, reply, null)} next={next} mailOutbox={mailOutbox} />)
   })
 
   app.get('/language', { schema: { hide, querystring: LanguageQuery } }, async (request, reply) => {
@@ -241,6 +246,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
             wrongPasswordError={WRONG_CURRENT_PASSWORD}
             recentSignIn={recentSignInMethodsOf(signIn)}
             connectedApplications={connectedApplications}
+            mailOutbox={mailOutbox}
           />
         )
         return sendPage(reply, page)
@@ -251,7 +257,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
   // Pages a mailed link or the login page opens, signed in or not; the provider's own otherwise.
   if (ownAccount) {
     app.get('/forgot-password', { schema: { hide } }, async (request, reply) =>
-      sendPage(reply, <ForgotPasswordPage context={await contextOf(request, reply, await sessionOf(request))} />)
+      sendPage(reply, <ForgotPasswordPage context={await contextOf(request, reply, await sessionOf(request))} mailOutbox={mailOutbox} />)
     )
     app.get('/reset-password', { schema: { hide } }, async (request, reply) =>
       sendPage(reply, <ResetPasswordPage context={await contextOf(request, reply, await sessionOf(request))} linkRefusedError={INVALID_RESET_LINK} />)

@@ -11,6 +11,10 @@ declare module 'fastify' {
      */
     anyHost?: boolean
   }
+  interface FastifyInstance {
+    /** Whether a request with this `Host` is answered (start-up prints only the addresses that are). */
+    answersHost(host: string): boolean
+  }
 }
 
 export interface AllowedHostsOptions {
@@ -39,6 +43,7 @@ export const allowedHosts = fp<AllowedHostsOptions>(
       })
     )
     const isAllowed = (host: string | undefined) => host !== undefined && (allowed.has(host) || allowed.has(canonicalHost(host) ?? ''))
+    app.decorate('answersHost', (host: string) => isAllowed(host))
     // A callback hook, not an async one: it runs on every request and should cost no promise.
     app.addHook('onRequest', (request, _reply, done) => {
       const served = isAllowed(request.headers.host) || request.routeOptions.config.anyHost === true

@@ -103,7 +103,7 @@ describe.each(databasesUnderTest())('mail delivery on $name', (database) => {
 
     const outbox = path.join(handle.dataDir, OUTBOX_DIRECTORY)
     const file = await vi.waitFor(() => {
-      const [name] = fs.readdirSync(outbox)
+      const name = fs.readdirSync(outbox).find((file) => file.endsWith('.eml'))
       if (!name) throw new Error('no mail yet')
       return path.join(outbox, name)
     })

@@ -45,6 +45,7 @@ export const en = {
   'forgot.intro': 'Enter the email address of your account. We send it a link to choose a new password; the link works once, within 30 minutes.',
   'forgot.submit': 'Send the link',
   'forgot.sent': 'If {email} belongs to an account, a link is on its way to it. Check your inbox.',
+  'forgot.sentToOutbox': 'If {email} belongs to an account, a link for it was written to the hub\'s outbox, not mailed: whoever runs the hub reads it with {command}',
   'forgot.backToLogin': 'Back to sign in',
 
   'reset.title': 'Choose a new password',
@@ -52,6 +53,9 @@ export const en = {
   'reset.linkTrouble': 'Link expired or already used?',
   'reset.askAgain': 'Ask for a new one',
   'password.change': 'Change password',
+
+  'mail.outbox':
+    'This hub sends no mail: HUB_SMTP_URL is not set, so each mail it promises here is written to the outbox folder of its data directory (DATA_DIR/outbox) instead. Whoever runs the hub reads the newest, links included, with:',
 
   'link.refused': 'This link is invalid, used or expired.',
   'link.missing': 'This page needs the link from your mail. Open the link exactly as it came.',

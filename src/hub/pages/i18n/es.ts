@@ -44,6 +44,7 @@ export const es: Record<MessageKey, string> = {
   'forgot.intro': 'Escribe la dirección de correo de tu cuenta. Le enviamos un enlace para elegir una contraseña nueva; el enlace sirve una vez, durante 30 minutos.',
   'forgot.submit': 'Enviar el enlace',
   'forgot.sent': 'Si {email} pertenece a una cuenta, le hemos enviado un enlace. Revisa tu bandeja de entrada.',
+  'forgot.sentToOutbox': 'Si {email} pertenece a una cuenta, su enlace se escribió en la bandeja de salida del hub, sin enviarse: quien ejecuta el hub lo lee con {command}',
   'forgot.backToLogin': 'Volver a iniciar sesión',
 
   'reset.title': 'Elige una contraseña nueva',
@@ -51,6 +52,9 @@ export const es: Record<MessageKey, string> = {
   'reset.linkTrouble': '¿El enlace caducó o ya se usó?',
   'reset.askAgain': 'Pide uno nuevo',
   'password.change': 'Cambiar contraseña',
+
+  'mail.outbox':
+    'Este hub no envía correo: HUB_SMTP_URL no está configurada, así que cada correo que aquí se promete se escribe en la carpeta outbox de su directorio de datos (DATA_DIR/outbox). Quien ejecuta el hub lee los más recientes, con sus enlaces, con:',
 
   'link.refused': 'Este enlace no es válido, ya se usó o caducó.',
   'link.missing': 'Esta página necesita el enlace de tu correo. Ábrelo tal como llegó.',

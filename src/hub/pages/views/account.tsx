@@ -5,6 +5,7 @@ import { FormMessage, LANGUAGE_NAMES, Layout, type PageContext } from '../layout
 import { LANGUAGES, type Language } from '../language.js'
 import { AccountDeletionSection } from './account-deletion.js'
 import { PasswordConfirmedForm } from './password-confirmed-form.js'
+import { MailOutboxNote } from './mail-outbox-note.js'
 import { NewPasswordInput, PasswordHint } from './passwords.js'
 import { RecentSignInDialog, type RecentSignInMethods } from './recent-sign-in-dialog.js'
 
@@ -16,15 +17,17 @@ export interface AccountPageProps {
   /** How the person may confirm a recent sign-in, which the address and password changes ask for. */
   recentSignIn: RecentSignInMethods
   connectedApplications: ConnectedApplication[]
+  /** The command that reads DATA_DIR/outbox when the hub writes its mail there (no HUB_SMTP_URL); undefined when it sends it. */
+  mailOutbox: string | undefined
 }
 
 /** Profile, address and password of the built-in provider's account, each its own form, and its deletion. */
-export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications }: AccountPageProps) {
+export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications, mailOutbox }: AccountPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('account.title')}>
       <ProfileForm context={context} profile={profile} />
-      <AddressSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} />
+      <AddressSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} mailOutbox={mailOutbox} />
       <PasswordSection context={context} wrongPasswordError={wrongPasswordError} />
       <ConnectedApplicationsSection context={context} applications={connectedApplications} />
       <p>
@@ -73,10 +76,12 @@ function ProfileForm({ context: { t }, profile }: Pick<AccountPageProps, 'contex
   )
 }
 
-function AddressSection({ context: { t }, profile, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError'>) {
+function AddressSection({ context: { t }, profile, wrongPasswordError, mailOutbox }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError' | 'mailOutbox'>) {
   return (
     <section aria-labelledby="address-heading" data-msg-done={t('account.resent', { email: profile.email })}>
       <h2 id="address-heading">{t('account.address')}</h2>
+      {/* The confirmation link and the address change's link are mailed. */}
+      <MailOutboxNote t={t} command={mailOutbox} />
       <p>
         <strong>{profile.email}</strong>
         <span class="badge" data-email-verified={profile.emailVerified ? 'true' : 'false'}>

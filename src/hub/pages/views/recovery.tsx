@@ -1,13 +1,18 @@
 import { FormMessage, Layout, type PageContext } from '../layout.js'
+import { MailOutboxNote } from './mail-outbox-note.js'
 import { NewPasswordInput, PasswordHint } from './passwords.js'
 
-/** Asks for a reset link; the answer is the same whether the address has an account or not. */
-export function ForgotPasswordPage({ context }: { context: PageContext }) {
+/**
+ * Asks for a reset link; the answer is the same whether the address has an account or not. With
+ * `mailOutbox` (the command that reads the outbox) the link is written there, and the page says so.
+ */
+export function ForgotPasswordPage({ context, mailOutbox }: { context: PageContext; mailOutbox: string | undefined }) {
   const { t } = context
   return (
     <Layout context={context} title={t('forgot.title')}>
       <p>{t('forgot.intro')}</p>
-      <form class="stacked-form" data-form="forgot-password" data-msg-done={t('forgot.sent')}>
+      <MailOutboxNote t={t} command={mailOutbox} />
+      <form class="stacked-form" data-form="forgot-password" data-msg-done={mailOutbox === undefined ? t('forgot.sent') : t('forgot.sentToOutbox', { command: mailOutbox })}>
         <label for="email">{t('form.email')}</label>
         <input id="email" name="email" type="email" autocomplete="username" required />
         <button type="submit">{t('forgot.submit')}</button>

@@ -1,12 +1,15 @@
 import { CHALLENGE_INVALID } from '../../two-step/second-factor-route.js'
 import type { Translate } from '../i18n/index.js'
 import { FormMessage, Layout, type PageContext } from '../layout.js'
+import { MailOutboxNote } from './mail-outbox-note.js'
 import { NewPasswordInput, PasswordHint } from './passwords.js'
 
 interface CredentialsPageProps {
   context: PageContext
   /** Where to go after signing in; already checked to be a path on this site. */
   next: string | undefined
+  /** The command that reads DATA_DIR/outbox when the hub writes its mail there (no HUB_SMTP_URL); undefined when it sends it. */
+  mailOutbox: string | undefined
 }
 
 /** Email and password, posted as JSON by the client script to the API named by `data-form`. */
@@ -46,6 +49,7 @@ export function LoginPage(props: CredentialsPageProps & { notice: LoginNotice | 
       ) : (
         <p>{t('login.intro')}</p>
       )}
+      {props.notice === 'account-deleted' && <MailOutboxNote t={t} command={props.mailOutbox} />}
       <CredentialsForm {...props} kind="login" />
       {accountPages && (
         <>
@@ -67,6 +71,8 @@ export function SignupPage(props: CredentialsPageProps) {
   const { t } = props.context
   return (
     <Layout context={props.context} title={t('signup.title')}>
+      {/* A new account is sent a link to confirm its address. */}
+      <MailOutboxNote t={t} command={props.mailOutbox} />
       <CredentialsForm {...props} kind="signup" />
       <p>
         {t('signup.haveAccount')} <a href={withNext('/login', props.next)}>{t('signup.signInLink')}</a>
