@@ -40,7 +40,11 @@ async function show(url: URL, init: RequestInit, focusTarget: FocusTarget | null
   return true
 }
 
-/** The focus where the person was (a status button), else on the new content; and the change said out loud. */
+/**
+ * The focus where the person was (a status button), else on the new content; and the change said
+ * out loud: the page's notice (after a status change, which task is now in which status), which a
+ * region swapped in with the page would not be read from.
+ */
 function settleFocus(target: FocusTarget | null) {
   const content = main()
   if (!content) return
@@ -49,7 +53,7 @@ function settleFocus(target: FocusTarget | null) {
   const notice = content.querySelector('.notice')
   if (button) {
     button.focus()
-    announce(`${form.getAttribute('aria-label') ?? ''}: ${button.textContent ?? ''}`)
+    announce(notice?.textContent ?? `${form.getAttribute('aria-label') ?? ''}: ${button.textContent ?? ''}`)
   } else {
     content.focus()
     announce(notice?.textContent ?? content.querySelector('h1')?.textContent ?? document.title)

@@ -9,7 +9,7 @@ import type { TasksRepository } from '../repository.js'
 import { isTaskId, newTask } from '../rules.js'
 import { DESCRIPTION_MAX_LENGTH, TASK_STATUSES, TITLE_MAX_LENGTH, type TaskStatus } from '../schemas.js'
 import type { BrowserSessionCookies, SignedInRequest } from './browser-session.js'
-import { NOTICES, type TasksMessageKey, tasksTranslator } from './messages.js'
+import { NOTICES, type TasksMessageKey, type TasksTranslate, tasksTranslator } from './messages.js'
 import type { PageRendering } from './page-rendering.js'
 import { SIGN_IN_PATH } from './auth-routes.js'
 import { DeleteTaskPage, EditTaskPage, MessagePage, PAGES_PREFIX, TaskListPage, type TaskListProps } from './views.js'
@@ -26,7 +26,12 @@ export interface TaskPagesOptions {
 
 const hide = true
 // A page answers a page, never a JSON 400: odd query values are ignored where they are read.
-const ListQuery = Type.Object({ status: Type.Optional(Type.Unknown()), cursor: Type.Optional(Type.Unknown()), notice: Type.Optional(Type.Unknown()) })
+const ListQuery = Type.Object({
+  status: Type.Optional(Type.Unknown()),
+  cursor: Type.Optional(Type.Unknown()),
+  notice: Type.Optional(Type.Unknown()),
+  task: Type.Optional(Type.Unknown())
+})
 const TaskFields = Type.Object({
   title: Type.String({ minLength: 1, maxLength: TITLE_MAX_LENGTH, [PLAIN_TEXT]: true }),
   description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH, [PLAIN_TEXT]: true }))
@@ -34,6 +39,9 @@ const TaskFields = Type.Object({
 const TaskParams = Type.Object({ taskId: Type.String() })
 
 type FormFields = Record<string, string>
+
+/** `?notice=status&task=<id>`: the list names the task and its status now. */
+const STATUS_NOTICE = 'status'
 
 const isStatus = (value: unknown): value is TaskStatus => typeof value === 'string' && (TASK_STATUSES as readonly string[]).includes(value)
 
@@ -89,13 +97,21 @@ export async function taskPages(app: FastifyInstance, { tasks, cookies, pages, a
     return pages.send(reply, <TaskListPage context={context} tasks={page.tasks} status={query.status} nextCursor={nextCursor} paged={query.after !== undefined} {...extra} />)
   }
 
-  app.get<{ Querystring: { status?: unknown; cursor?: unknown; notice?: unknown } }>('/', { schema: { hide, querystring: ListQuery } }, async (request, reply) => {
+  /** After a status change: which task is now in which status, in words (the task as it is now; none once it is gone). */
+  const statusNotice = async (taskId: unknown, userId: string, t: TasksTranslate): Promise<string | undefined> => {
+    const task = typeof taskId === 'string' ? await findTask({ params: { taskId } }, userId) : undefined
+    return task && t('notice.status', { title: task.title, status: t(`status.${task.status}`) })
+  }
+
+  app.get<{ Querystring: { status?: unknown; cursor?: unknown; notice?: unknown; task?: unknown } }>('/', { schema: { hide, querystring: ListQuery } }, async (request, reply) => {
     const session = await admit(request, reply, 'read')
     if (!session) return reply
     const status = isStatus(request.query.status) ? request.query.status : undefined
     const after = listPosition(request.query.cursor)
-    const notice = Object.entries(NOTICES).find(([name]) => name === request.query.notice)?.[1]
-    return sendList(request, reply, session, { ...(status ? { status } : {}), ...(after ? { after } : {}) }, notice ? { notice: tasksTranslator(pages.languageOf(request))(notice) } : {})
+    const t = tasksTranslator(pages.languageOf(request))
+    const key = Object.entries(NOTICES).find(([name]) => name === request.query.notice)?.[1]
+    const notice = request.query.notice === STATUS_NOTICE ? await statusNotice(request.query.task, session.userId, t) : key && t(key)
+    return sendList(request, reply, session, { ...(status ? { status } : {}), ...(after ? { after } : {}) }, notice ? { notice } : {})
   })
 
   app.post<{ Body: FormFields }>(PAGES_PREFIX, { schema: { hide, body: TaskFields }, attachValidation: true }, async (request, reply) => {
@@ -139,8 +155,14 @@ export async function taskPages(app: FastifyInstance, { tasks, cookies, pages, a
     if (!session) return reply
     const task = await findTask(request, session.userId)
     if (!task) return showMessage(request, reply, session, 404, 'error.notFound')
-    if (isStatus(request.body.status)) await tasks.updateOwned(task.id, session.userId, { status: request.body.status }, new Date())
-    return reply.redirect(safeNextPath(request.body.back) ?? '/', 303)
+    const back = safeNextPath(request.body.back) ?? '/'
+    if (!isStatus(request.body.status)) return reply.redirect(back, 303)
+    await tasks.updateOwned(task.id, session.userId, { status: request.body.status }, new Date())
+    // Back to the same page, which says what changed: the confirmation a form without script gets.
+    const landing = new URL(back, 'http://page.invalid')
+    landing.searchParams.set('notice', STATUS_NOTICE)
+    landing.searchParams.set('task', task.id)
+    return reply.redirect(landing.pathname + landing.search, 303)
   })
 
   app.get<{ Params: { taskId: string } }>(`${PAGES_PREFIX}/:taskId/delete`, { schema: { hide, params: TaskParams } }, async (request, reply) => {

@@ -95,6 +95,7 @@ export function TaskListPage({ context, tasks, status, nextCursor, paged, notice
   // A status change comes back to this very page, without the notice of the form before it.
   const here = new URL(context.currentPath, 'http://page.invalid')
   here.searchParams.delete('notice')
+  here.searchParams.delete('task')
   const back = here.pathname + here.search
   return (
     <TasksLayout context={context} title={t('tasks.title')}>
@@ -132,11 +133,15 @@ export function TaskListPage({ context, tasks, status, nextCursor, paged, notice
                 <p class="hint">
                   {t('tasks.created')} <Timestamp iso={task.createdAt} language={language} />
                 </p>
+                {/* The status in words; the buttons below change it, the one in effect filled, ticked and pressed. */}
+                <p class="task-status" data-status={task.status}>
+                  {t('tasks.status')} <strong>{t(`status.${task.status}`)}</strong>
+                </p>
                 <form method="post" action={`${PAGES_PREFIX}/${task.id}/status`} class="button-row" aria-label={t('tasks.statusLabel', { title: task.title })}>
                   <CsrfField token={csrfToken} />
                   <input type="hidden" name="back" value={back} />
                   {TASK_STATUSES.map((option) => (
-                    <button type="submit" name="status" value={option} class="secondary-button" aria-pressed={option === task.status ? 'true' : 'false'}>
+                    <button type="submit" name="status" value={option} class="secondary-button status-button" aria-pressed={option === task.status ? 'true' : 'false'}>
                       {t(`status.${option}`)}
                     </button>
                   ))}
@@ -169,9 +174,9 @@ function TaskFields(props: { action: string; csrfToken: string; t: TasksTranslat
     <form method="post" action={action} class="stacked-form">
       <CsrfField token={csrfToken} />
       <label for="task-title">{t('field.title')}</label>
-      <input id="task-title" name="title" required maxLength={TITLE_MAX_LENGTH} value={values.title} />
+      <input id="task-title" name="title" type="text" required maxLength={TITLE_MAX_LENGTH} value={values.title} />
       <label for="task-description">{t('field.description')}</label>
-      <textarea id="task-description" name="description" maxLength={DESCRIPTION_MAX_LENGTH}>
+      <textarea id="task-description" name="description" rows={4} maxLength={DESCRIPTION_MAX_LENGTH}>
         {values.description}
       </textarea>
       <p class="button-row">

@@ -39,7 +39,7 @@ const SAMPLE_DETAILS: Partial<Record<AuditEventType, Record<string, unknown>>> =
 }
 
 /** The sentences of the page's activity table, in order. */
-const sentencesIn = (html: string) => [...html.matchAll(/<tr data-type="[^"]+"><td>([^<]*)<\/td>/g)].map((match) => match[1])
+const sentencesIn = (html: string) => [...html.matchAll(/<tr data-type="[^"]+"><td data-label="[^"]*">([^<]*)<\/td>/g)].map((match) => match[1])
 
 describe('the activity page', () => {
   it.each(AUDIT_EVENT_TYPES)('has a sentence for "%s" in every language', (type) => {
@@ -76,7 +76,7 @@ describe('the activity page', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/)
     expect(response.headers['cache-control']).toBe('no-store')
     expect(sentencesIn(response.body)).toEqual(['Exported your data (JSON)', 'Signed in from Chrome on Linux', 'Created your account'])
-    expect([...response.body.matchAll(/<\/time><\/td><td>([^<]*)<\/td>/g)].map((match) => match[1])).toEqual(['Chrome on Linux · 10.3.0.2', '10.3.0.1', 'Chrome on Linux · 10.3.0.1'])
+    expect([...response.body.matchAll(/<\/time><\/td><td data-label="From">([^<]*)<\/td>/g)].map((match) => match[1])).toEqual(['Chrome on Linux · 10.3.0.2', '10.3.0.1', 'Chrome on Linux · 10.3.0.1'])
     expect(response.body).toContain('<h1>Your account activity</h1>')
     expect(response.body).toContain('It is kept for the time you choose: <a href="/privacy">your privacy settings</a>.')
   })

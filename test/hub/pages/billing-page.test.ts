@@ -77,16 +77,16 @@ describe('the billing page without a payment provider', () => {
     expect(english).toContain('<code>exports</code>')
     expect(english).toContain(`<dt>Current period ends</dt><dd><time datetime="${until.toISOString()}">`)
     expect(invoiceRows(english)).toEqual(['in_script', 'in_new', 'in_yen', 'in_old'])
-    expect(english).toContain('<td>€99.00</td>')
-    expect(english).toContain('<td>€12.00</td>')
-    expect(english).toContain('<td>¥1,200</td>')
+    expect(english).toContain('<td data-label="Amount">€99.00</td>')
+    expect(english).toContain('<td data-label="Amount">€12.00</td>')
+    expect(english).toContain('<td data-label="Amount">¥1,200</td>')
     expect(english).toContain('<a href="https://invoice.stripe.com/i/in_new" target="_blank" rel="noopener noreferrer">View invoice in_new (opens in a new tab)</a>')
     // A URL that is not a web page is never a link.
     expect(english).not.toContain('javascript:')
-    expect(english).toContain('<td>in_script</td>')
+    expect(english).toContain('<td data-label="Invoice">in_script</td>')
 
     const spanish = (await page('/billing', user, 'es')).body
-    expect(spanish).toContain(`<td>99,00${NBSP}€</td>`)
+    expect(spanish).toContain(`<td data-label="Importe">99,00${NBSP}€</td>`)
     expect(spanish).toContain('Ver la factura in_new (se abre en otra pestaña)')
   })
 

@@ -183,7 +183,7 @@ describe('hub pages', () => {
     expect(body).toMatch(/<input id="field-cookies-analytics" type="checkbox" name="cookies.analytics"\/>/)
     expect(body).toMatch(/id="visibility-family" type="radio" name="visibility.profile" value="family" checked/)
     expect(body).toContain('<tr data-purpose="terms" data-granted="true">')
-    expect(body).toContain('<td>v9</td>')
+    expect(body).toContain('<td data-label="Policy version">v9</td>')
   })
 
   it('the export page names what an export holds and offers both formats', async () => {

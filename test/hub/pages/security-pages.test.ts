@@ -77,7 +77,7 @@ describe('security settings pages', () => {
     expect(body).toContain('name="name" type="text" value="Work &lt;laptop>" required maxlength="64" autocomplete="off"/>')
     expect(body).toContain('New name for Work &lt;laptop>')
     expect(body).toContain('Remove <span class="visually-hidden">(Work &lt;laptop>)</span>')
-    expect(body).toContain('<td>Never</td>')
+    expect(body).toContain('<td data-label="Last used">Never</td>')
     expect(body).toContain(`data-form="reauthenticate-code" data-refusal="${WRONG_CODE}"`)
     expect(body).toContain('data-form="reauthenticate-passkey" data-needs-webauthn="true"')
     // /account asks through the same dialog, with the same ways.

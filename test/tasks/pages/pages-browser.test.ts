@@ -81,7 +81,11 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
   const heading = () => page.getByRole('heading', { level: 1 }).textContent()
 
   /** One task's round trip through the pages, in the page's language. */
-  const roundTrip = async (words: Record<'title' | 'description' | 'add' | 'added' | 'edit' | 'save' | 'saved' | 'done' | 'delete' | 'confirm' | 'deleted', string>, title: string, renamed: string) => {
+  const roundTrip = async (
+    words: Record<'title' | 'description' | 'add' | 'added' | 'edit' | 'save' | 'saved' | 'status' | 'done' | 'completedNotice' | 'delete' | 'confirm' | 'deleted', string>,
+    title: string,
+    renamed: string
+  ) => {
     await page.getByLabel(words.title).fill(title)
     await page.getByLabel(words.description).fill('On the balcony')
     await page.getByRole('button', { name: words.add }).click()
@@ -100,6 +104,10 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     const statusForm = page.getByRole('form', { name: new RegExp(renamed) })
     await statusForm.getByRole('button', { name: words.done }).click()
     await statusForm.locator('button[aria-pressed="true"]', { hasText: words.done }).waitFor()
+    // Seen in words, not only heard as "pressed", and said in the live region.
+    expect(await page.getByRole('article', { name: renamed }).locator('.task-status').textContent()).toBe(`${words.status} ${words.done}`)
+    await expect.poll(() => page.locator('#page-announcer').textContent()).toBe(words.completedNotice)
+    expect(await page.getByRole('main').getByRole('status').textContent()).toBe(words.completedNotice)
 
     await page.getByRole('link', { name: `${words.delete}: ${renamed}` }).click()
     await page.getByRole('button', { name: words.confirm }).waitFor()
@@ -123,7 +131,11 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
 
   it('creates, edits, completes and deletes a task in English', async () => {
     await roundTrip(
-      { title: 'Title', description: 'Description (optional)', add: 'Add task', added: 'Task added.', edit: 'Edit', save: 'Save', saved: 'Task saved.', done: 'Completed', delete: 'Delete', confirm: 'Delete task', deleted: 'Task deleted.' },
+      {
+        ...{ title: 'Title', description: 'Description (optional)', add: 'Add task', added: 'Task added.', edit: 'Edit', save: 'Save', saved: 'Task saved.' },
+        ...{ status: 'Status:', done: 'Completed', completedNotice: 'Status of “Water the garden” set to: Completed.' },
+        ...{ delete: 'Delete', confirm: 'Delete task', deleted: 'Task deleted.' }
+      },
       'Water the plants',
       'Water the garden'
     )
@@ -142,7 +154,8 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
 
     expect(await page.evaluate(() => ({ sameDocument: 'sameDocument' in window, loads: performance.getEntriesByType('navigation').length }))).toEqual({ sameDocument: true, loads: 1 })
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('In progress')
-    await expect.poll(() => page.locator('#page-announcer').textContent()).toBe('Status of “Sweep the porch”: In progress')
+    await expect.poll(() => page.locator('#page-announcer').textContent()).toBe('Status of “Sweep the porch” set to: In progress.')
+    expect(await page.getByRole('article', { name: 'Sweep the porch' }).locator('.task-status').textContent()).toBe('Status: In progress')
     await expectAccessible()
 
     // Deleting goes through the confirmation, in place too, and the address follows.
@@ -151,6 +164,27 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     await page.getByRole('main').getByText('Task deleted.').waitFor()
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
     expect(new URL(page.url()).search).toBe('?notice=deleted')
+  })
+
+  it('without the page script, a status change is a plain form: the next page shows the status in words and says what changed', async () => {
+    await page.getByLabel('Title').fill('Mend the fence')
+    await page.getByRole('button', { name: 'Add task' }).click()
+    await page.getByRole('main').getByText('Task added.').waitFor()
+    const noScript = await browser.newContext({ baseURL: tasks.url, locale: 'en-US', javaScriptEnabled: false, storageState: await context.storageState() })
+    const tab = await noScript.newPage()
+    await recordCspViolations(tab, cspViolations)
+    await tab.goto('/?status=pending')
+    const task = tab.getByRole('article', { name: 'Mend the fence' })
+    expect(await task.locator('.task-status').textContent()).toBe('Status: Pending')
+    await task.getByRole('button', { name: 'In progress' }).click()
+    await tab.waitForURL(/\/\?status=pending&notice=status&task=/)
+    // Filtered to pending, the task has left the list; the notice still names it.
+    expect(await tab.getByRole('main').getByRole('status').textContent()).toBe('Status of “Mend the fence” set to: In progress.')
+    expect(await tab.getByRole('article', { name: 'Mend the fence' }).count()).toBe(0)
+    await tab.goto('/?status=in-progress')
+    expect(await tab.getByRole('article', { name: 'Mend the fence' }).locator('.task-status').textContent()).toBe('Status: In progress')
+    expect(await tab.getByRole('article', { name: 'Mend the fence' }).locator('button[aria-pressed="true"]').textContent()).toBe('In progress')
+    await noScript.close()
   })
 
   it('hands a form back to the browser when its answer leaves the site: an ended session signs in at the hub again', async () => {
@@ -173,7 +207,11 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     await page.waitForSelector('html[lang="es"]')
     expect(await heading()).toBe('Tus tareas')
     await roundTrip(
-      { title: 'Título', description: 'Descripción (opcional)', add: 'Añadir tarea', added: 'Tarea añadida.', edit: 'Editar', save: 'Guardar', saved: 'Tarea guardada.', done: 'Completada', delete: 'Eliminar', confirm: 'Eliminar tarea', deleted: 'Tarea eliminada.' },
+      {
+        ...{ title: 'Título', description: 'Descripción (opcional)', add: 'Añadir tarea', added: 'Tarea añadida.', edit: 'Editar', save: 'Guardar', saved: 'Tarea guardada.' },
+        ...{ status: 'Estado:', done: 'Completada', completedNotice: 'Estado de «Regar el jardín» cambiado a: Completada.' },
+        ...{ delete: 'Eliminar', confirm: 'Eliminar tarea', deleted: 'Tarea eliminada.' }
+      },
       'Regar las plantas',
       'Regar el jardín'
     )

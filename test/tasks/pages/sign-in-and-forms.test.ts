@@ -126,10 +126,18 @@ describe.each(databasesUnderTest())('The task manager’s pages, signed in throu
     expect(edited.html).toContain('Water the garden')
 
     const completed = await submit(browser, `/pages/tasks/${plants?.id}/status`, { _csrf: csrf, status: 'completed', back: '/?status=completed' })
-    expect(completed.url.href).toBe(`${origin}/?status=completed`)
-    expect(completed.html).toContain('Water the garden')
+    // Back to the same list, which says what changed (the confirmation without a script) and shows the status in words.
+    expect(completed.url.href).toBe(`${origin}/?status=completed&notice=status&task=${plants?.id}`)
+    expect(completed.html).toContain('<p class="notice" role="status">Status of “Water the garden” set to: Completed.</p>')
+    expect(completed.html).toContain('<p class="task-status" data-status="completed">Status: <strong>Completed</strong></p>')
     expect(completed.html).not.toContain('Buy bread')
     expect(completed.html).toMatch(/aria-pressed="true"[^>]*>Completed/)
+    // The status forms of that page come back to it without the notice.
+    expect(completed.html).toContain('<input type="hidden" name="back" value="/?status=completed"/>')
+    const spanish = await visit(browser, `/?notice=status&task=${plants?.id}`, { headers: { 'accept-language': 'es' } })
+    expect(spanish.html).toContain('Estado de «Water the garden» cambiado a: Completada.')
+    // A notice about a task that is not there (or not this person's) says nothing.
+    expect((await visit(browser, '/?notice=status&task=00000000-0000-4000-8000-000000000000')).html).not.toContain('class="notice"')
 
     const confirm = await visit(browser, `/pages/tasks/${plants?.id}/delete`)
     expect(confirm.html).toContain('“Water the garden” will be deleted.')

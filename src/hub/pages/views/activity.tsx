@@ -30,11 +30,11 @@ export function ActivityPage({ context, activity: { events, nextCursor }, older 
               const origin = [SENTENCE_NAMES_DEVICE.has(event.type) || !event.userAgent ? null : device, event.ip].filter(Boolean).join(' · ')
               return (
                 <tr data-type={event.type}>
-                  <td>{activitySentence(t, event, device)}</td>
-                  <td>
+                  <td data-label={t('activity.what')}>{activitySentence(t, event, device)}</td>
+                  <td data-label={t('activity.when')}>
                     <Timestamp iso={event.at} language={language} />
                   </td>
-                  <td>{origin}</td>
+                  <td data-label={t('activity.from')}>{origin}</td>
                 </tr>
               )
             })}

@@ -120,11 +120,11 @@ function InvoiceList({ context, invoices }: { context: PageContext; invoices: Bi
           <tbody>
             {invoices.map((invoice) => (
               <tr data-invoice={invoice.id}>
-                <td>
+                <td data-label={t('billing.paidOn')}>
                   <Timestamp iso={invoice.paidAt} language={language} />
                 </td>
-                <td>{formatMoney(invoice.amount, invoice.currency, language)}</td>
-                <td>
+                <td data-label={t('billing.amount')}>{formatMoney(invoice.amount, invoice.currency, language)}</td>
+                <td data-label={t('billing.invoice')}>
                   {/* Stripe's hosted page, in a tab of its own that cannot reach back into this one. */}
                   {invoice.url !== null && isWebUrl(invoice.url) ? (
                     <a href={invoice.url} target="_blank" rel="noopener noreferrer">

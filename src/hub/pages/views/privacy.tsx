@@ -118,8 +118,8 @@ function ConsentChoices({ context: { t, language }, consents, purposes }: { cont
             return (
               <tr data-purpose={purpose} data-granted={granted ? 'true' : 'false'}>
                 <th scope="row">{label}</th>
-                <td>{granted ? t('privacy.granted') : t('privacy.withdrawn')}</td>
-                <td>{current ? <Timestamp iso={current.recordedAt} language={language} /> : '—'}</td>
+                <td data-label={t('privacy.decision')}>{granted ? t('privacy.granted') : t('privacy.withdrawn')}</td>
+                <td data-label={t('privacy.recordedAt')}>{current ? <Timestamp iso={current.recordedAt} language={language} /> : '—'}</td>
                 <td>
                   <button
                     type="button"
@@ -153,12 +153,12 @@ function ConsentHistory({ context: { t, language }, consents }: { context: PageC
           <tbody>
             {consents.consents.map((record) => (
               <tr data-purpose={record.purpose} data-granted={record.granted ? 'true' : 'false'}>
-                <td>
+                <td data-label={t('privacy.recordedAt')}>
                   <Timestamp iso={record.recordedAt} language={language} />
                 </td>
-                <td>{purposeLabel(t, record.purpose)}</td>
-                <td>{record.granted ? t('privacy.granted') : t('privacy.withdrawn')}</td>
-                <td>{record.version ?? '—'}</td>
+                <td data-label={t('privacy.purpose')}>{purposeLabel(t, record.purpose)}</td>
+                <td data-label={t('privacy.decision')}>{record.granted ? t('privacy.granted') : t('privacy.withdrawn')}</td>
+                <td data-label={t('privacy.version')}>{record.version ?? '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -148,10 +148,10 @@ function PasskeysSection({ context: { t, language }, passkeys }: { context: Page
                     <FormMessage />
                   </form>
                 </td>
-                <td>
+                <td data-label={t('passkeys.created')}>
                   <Timestamp iso={passkey.createdAt} language={language} />
                 </td>
-                <td>{passkey.lastUsedAt ? <Timestamp iso={passkey.lastUsedAt} language={language} /> : t('passkeys.neverUsed')}</td>
+                <td data-label={t('passkeys.lastUsed')}>{passkey.lastUsedAt ? <Timestamp iso={passkey.lastUsedAt} language={language} /> : t('passkeys.neverUsed')}</td>
                 <td>
                   <button type="button" class="secondary-button" data-action="passkey-remove" data-passkey-id={passkey.id}>
                     {t('passkeys.remove')} <span class="visually-hidden">{t('passkeys.detail', { name: passkey.name })}</span>

@@ -14,14 +14,14 @@ export function SessionsTable({ context: { t, language }, sessions }: { context:
             const device = deviceLabel(t, session.device, session.userAgent)
             return (
               <tr data-session={session.current ? 'current' : 'other'}>
-                <td>
+                <td data-label={t('dashboard.sessionDevice')}>
                   {device}
                   {session.current && <strong class="badge">{t('dashboard.thisSession')}</strong>}
                 </td>
-                <td>
+                <td data-label={t('dashboard.sessionStarted')}>
                   <Timestamp iso={session.createdAt} language={language} />
                 </td>
-                <td>
+                <td data-label={t('dashboard.sessionLastSeen')}>
                   <Timestamp iso={session.lastSeenAt} language={language} />
                 </td>
                 <td>
