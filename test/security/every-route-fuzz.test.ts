@@ -18,7 +18,8 @@ import { TEST_TASKS_CONFIG, buildTestTasksApp } from '../helpers/tasks-app.js'
  * Malformed input on every route of both services, the routes read from the built apps so that
  * a route added later is covered without being listed here. Whatever arrives, the answer is never
  * a 5xx, and a 4xx is `{ error: string }` (the security-event receiver adds RFC 8935's `err` and
- * `description`). Requests carry what gets them past authentication (a hub session with its CSRF
+ * `description`, the provider's endpoints OAuth's `error_description`; a page hidden from the
+ * OpenAPI document may answer with an HTML page for the person instead). Requests carry what gets them past authentication (a hub session with its CSRF
  * token, the task manager's `x-user-id`, a valid Stripe signature over the very body sent), so
  * the bodies reach each route's own parsing and validation.
  */
