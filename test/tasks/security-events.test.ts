@@ -119,6 +119,16 @@ describe.each(databasesUnderTest())('the task manager taking security events on 
     expect(json.json()).toMatchObject({ err: 'invalid_request' })
     expect((await push('not.a.jwt')).json()).toMatchObject({ err: 'invalid_request' })
   })
+
+  it.each([
+    ['a JSON body that does not parse', 'application/json', '{', 400, 'Body is not valid JSON'],
+    ['a body of another type', 'text/plain', 'hello', 415, 'Content-Type must be application/json'],
+    ['a SET over the limit', 'application/secevent+jwt', 'e'.repeat(64 * 1024), 413, 'Body is too large']
+  ])('refuses %s as RFC 8935 says, with the description also as error', async (_case, contentType, payload, status, description) => {
+    const response = await push(payload, contentType)
+    expect(response.statusCode).toBe(status)
+    expect(response.json()).toEqual({ err: 'invalid_request', description, error: description })
+  })
 })
 
 describe.each(databasesUnderTest())('the task manager remembering security events on $name', (database) => {

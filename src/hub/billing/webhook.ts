@@ -13,6 +13,9 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300
 
 export const BAD_SIGNATURE = 'The Stripe-Signature header does not verify this body with the endpoint’s secret, or is over 5 minutes old'
 
+/** A body signed with the endpoint's secret that is not an event: Stripe never sends one, so it is refused, not retried into a 500. */
+export const NOT_AN_EVENT = 'The body is not a Stripe event: a JSON object with an id, a type, created and data.object'
+
 const NOTHING_STORED = 'nothing stored'
 
 export interface StripeWebhookOptions {
@@ -31,6 +34,8 @@ export interface StripeWebhookOptions {
  * checks (paths.ts): the signature is what a call proves.
  */
 export async function stripeWebhookRoutes(app: App, { stripe, webhookSecret, db, publicUrl, now }: StripeWebhookOptions) {
+  const signatures = stripe.webhooks.signature
+  if (!signatures) throw new Error('The Stripe library offers no webhook signature check')
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
@@ -47,20 +52,39 @@ export async function stripeWebhookRoutes(app: App, { stripe, webhookSecret, db,
     async (request) => {
       const signature = request.headers['stripe-signature']
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw badRequest(BAD_SIGNATURE)
-      let event: Stripe.Event
       try {
         // Measured against the hub's clock, as every other expiry is.
-        event = stripe.webhooks.constructEvent(request.body, signature, webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, now().getTime())
+        signatures.verifyHeader(request.body, signature, webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, now().getTime())
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw badRequest(BAD_SIGNATURE)
         throw error
       }
+      const event = stripeEventOf(request.body)
       const outcome = await applyOnce(db, event, publicUrl, now())
       // An event about an unknown customer or price asks for the operator's eye (a plan without its --stripe-price?).
       request.log[outcome.startsWith(NOTHING_STORED) ? 'warn' : 'info']({ stripeEvent: event.id, type: event.type, outcome }, 'Stripe event')
       return { received: true as const }
     }
   )
+}
+
+/**
+ * The verified body read as an event, its envelope checked (what every handler reads before the
+ * object's own fields): parsed here rather than by Stripe's `constructEvent`, whose JSON error
+ * would be a 500.
+ */
+function stripeEventOf(body: Buffer): Stripe.Event {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body.toString('utf8'))
+  } catch {
+    throw badRequest(NOT_AN_EVENT)
+  }
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+  const envelope =
+    isObject(parsed) && typeof parsed.id === 'string' && typeof parsed.type === 'string' && Number.isSafeInteger(parsed.created) && isObject(parsed.data) && isObject(parsed.data.object)
+  if (!envelope) throw badRequest(NOT_AN_EVENT)
+  return parsed as unknown as Stripe.Event
 }
 
 /**

@@ -105,6 +105,11 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     })
     built.use(async (ctx, next) => {
       await next()
+      // A path under /oidc that is no endpoint of the provider: the hub's own not-found answer, not Koa's text.
+      if (ctx.status === 404 && ctx.body == null) {
+        ctx.body = { error: `Route ${ctx.method} ${ctx.req.url?.split('?')[0]} not found` }
+        ctx.status = 404
+      }
       const state = forwarded.get(ctx.req)
       // Before the response is written, so the browser's next request finds the hub session gone.
       if (state?.loggedOut && state.hubSession) {

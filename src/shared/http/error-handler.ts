@@ -15,6 +15,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The `{ error }` this route answers for an unexpected failure (the spec names one per operation). */
     failureMessage?: string
+    /**
+     * Members a route's protocol adds beside `error` to every 4xx it answers, the framework's own
+     * refusals (a body that is not JSON, too large, of the wrong type) included: RFC 8935's `err`
+     * and `description` on the security-event receiver.
+     */
+    errorMembers?: (message: string) => Record<string, string>
   }
 }
 
@@ -45,10 +51,13 @@ export const errorHandling = fp<ErrorHandlingOptions>(
     const routeFailure = (request: FastifyRequest) => (routeFailureMessages ? request.routeOptions.config.failureMessage : undefined)
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500
+      // Written as they are, not through the route's response schema: that describes the route's
+      // own answers, and one that asks for more than `error` would turn this 4xx into a 500.
+      reply.serializer(JSON.stringify).type('application/json; charset=utf-8')
       if (status < 500) {
         const message = (error.code && CLIENT_MESSAGES[error.code]) || clientMessage(error)
         request.log.info({ statusCode: status, code: error.code, reason: message }, 'request rejected')
-        return reply.code(status).send({ error: message })
+        return reply.code(status).send({ ...request.routeOptions.config.errorMembers?.(message), error: message })
       }
       // An HttpError was answered on purpose (the identity provider's 503), whatever caused it.
       if (!(error instanceof HttpError) && isDatabaseUnavailable(error)) {

@@ -51,7 +51,18 @@ declare module 'fastify' {
      * every hook; a plugin that adds headers or cookies to every response adds them there too.
      */
     addFrameworkErrorHook(hook: FrameworkErrorHook): void
+    /**
+     * Every route registered on the app, method by method, with its URL as registered
+     * (`/tasks/:taskId`, `/oidc/*`): what a check over every route goes over, so that a route
+     * added later is covered without anyone listing it.
+     */
+    readonly registeredRoutes: readonly RegisteredRoute[]
   }
+}
+
+export interface RegisteredRoute {
+  method: string
+  url: string
 }
 
 /** The Fastify base both services share: validation, `{ error }` bodies, request ids, no-store, OpenAPI. */
@@ -77,6 +88,11 @@ export async function createServer(options: ServerOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.decorate('addFrameworkErrorHook', (hook: FrameworkErrorHook) => {
     frameworkErrorHooks.push(hook)
+  })
+  const registeredRoutes: RegisteredRoute[] = []
+  app.decorate('registeredRoutes', registeredRoutes)
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url })
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSchemaErrorFormatter(formatSchemaErrors)

@@ -63,6 +63,9 @@ export async function securityEventRoutes(app: App, { db, tasks, revokedSubjects
   app.post(
     TASKS_SECURITY_EVENTS_PATH,
     {
+      // The framework's own refusals (a body that is no JSON, too large, of another type) are
+      // RFC 8935 errors too: the request is malformed, `invalid_request`.
+      config: { errorMembers: (message) => ({ err: 'invalid_request', description: message }) },
       schema: {
         summary: "Take a security event of the hub (RFC 8417 SET, pushed as application/secevent+jwt)",
         description:

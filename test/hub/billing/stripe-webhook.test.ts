@@ -1,12 +1,13 @@
 import { decodeJwt } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createPlans } from '../../../src/hub/billing/plans.js'
-import { BAD_SIGNATURE } from '../../../src/hub/billing/webhook.js'
+import { BAD_SIGNATURE, NOT_AN_EVENT } from '../../../src/hub/billing/webhook.js'
 import { mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { HUB_ORIGIN, type SignedIn, logIn, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
-import { signedWebhook, stripeBilling, useStripeStandIn } from '../../helpers/stripe-stand-in.js'
+import Stripe from 'stripe'
+import { STRIPE_TEST_WEBHOOK_SECRET, signedWebhook, stripeBilling, useStripeStandIn } from '../../helpers/stripe-stand-in.js'
 
 const DAY_MS = 86_400_000
 const PRO = { id: 'pro', name: 'Pro', price: 1200, currency: 'EUR', interval: 'month' as const, stripePriceId: 'price_pro', entitlements: ['tasks-unlimited'] }
@@ -165,6 +166,20 @@ describe.each(databasesUnderTest())('the Stripe webhook on $name', (database) =>
     // Signed 4 minutes ago: within the tolerance.
     expect((await post(event, new Date(clock.now().getTime() - 240_000))).statusCode).toBe(200)
     expect(await stored(user.userId)).toMatchObject({ status: 'active' })
+  })
+
+  it.each([
+    ['JSON cut short', '{"id":"evt_cut","type":"invoice.paid"'],
+    ['not JSON', 'hello'],
+    ['JSON null', 'null'],
+    ['an array', '[]'],
+    ['an event without its object', '{"id":"evt_bare","object":"event","type":"invoice.paid","created":1893456000}'],
+    ['an event whose created is no time', '{"id":"evt_when","object":"event","type":"invoice.paid","created":"soon","data":{"object":{}}}']
+  ])('refuses a signed body that is %s with 400, not a 500', async (_case, payload) => {
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_TEST_WEBHOOK_SECRET, timestamp: Math.floor(clock.now().getTime() / 1000) })
+    const response = await hub.app.inject({ method: 'POST', url: '/api/billing/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toEqual({ error: NOT_AN_EVENT })
   })
 
   it('applies each event id once: a replay answers 200 and changes nothing', async () => {

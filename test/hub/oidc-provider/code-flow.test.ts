@@ -125,6 +125,13 @@ describe.each(databasesUnderTest())('OpenID Connect provider, code flow with ope
     expect(decodeProtectedHeader(tokens.id_token ?? '').kid).toBe(kid)
   })
 
+  it('answers a path under /oidc that is no endpoint with 404 {error}, as any unknown route', async () => {
+    const response = await hub.app.inject({ method: 'POST', url: '/oidc/nothing-here?x=1', payload: { a: 1 } })
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toMatch(/^application\/json/)
+    expect(response.json()).toEqual({ error: 'Route POST /oidc/nothing-here not found' })
+  })
+
   it('refuses an authorization request without PKCE', async () => {
     const browser = new CookieBrowser(hub.issuer)
     await browser.signUpAndIn(uniqueEmail('oidc'))
