@@ -84,6 +84,14 @@ export function Layout({ context, title, children }: { context: PageContext; tit
     'data-msg-email-taken': t('error.emailTaken'),
     'data-msg-too-many': t('error.tooManyRequests'),
     'data-msg-generic': t('error.generic'),
+    // The API's fixed refusals in the page's words (src/hub/client/refusals.ts names which is which).
+    'data-msg-refusal-password-too-short': t('refusal.passwordTooShort'),
+    'data-msg-refusal-password-too-long': t('refusal.passwordTooLong'),
+    'data-msg-refusal-password-common': t('refusal.passwordCommon'),
+    'data-msg-refusal-email-invisible': t('refusal.emailInvisible'),
+    'data-msg-refusal-email-too-long': t('refusal.emailTooLong'),
+    'data-msg-refusal-email-invalid': t('refusal.emailInvalid'),
+    'data-msg-refusal-signup-closed': t('refusal.signupClosed'),
     'data-msg-working': t('form.working'),
     'data-msg-saved': t('form.saved')
   } as const

@@ -105,6 +105,23 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     await expectAccessible()
   })
 
+  it('a password the hub refuses is explained in the page’s language, not as something gone wrong', async () => {
+    for (const [locale, words] of [
+      ['en-US', 'This password is one of the most common ones, so it is easy to guess. Choose another.'],
+      ['es-ES', 'Esta contraseña es de las más comunes, así que es fácil de adivinar. Elige otra.']
+    ] as const) {
+      const other = await browser.newContext({ baseURL: hub.url, locale })
+      const tab = await newPage(other)
+      await tab.goto('/signup')
+      await tab.locator('#email').fill(`common-${locale}-${email}`)
+      await tab.locator('#password').fill('password1')
+      await tab.locator('form[data-form="signup"] button[type="submit"]').click()
+      await expect.poll(() => tab.locator('form[data-form="signup"] [data-form-message]').textContent(), { timeout: 5_000 }).toBe(words)
+      await expectAccessible(tab)
+      await other.close()
+    }
+  })
+
   it('a wrong password is refused on the page, and the right one signs in', async () => {
     const other = await newContext()
     const tab = await newPage(other)

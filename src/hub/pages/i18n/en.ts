@@ -26,6 +26,13 @@ export const en = {
   'error.emailTaken': 'An account with this email already exists. Sign in instead.',
   'error.tooManyRequests': 'Too many attempts. Wait a little and try again.',
   'error.generic': 'Something went wrong: {message}',
+  'refusal.passwordTooShort': 'Choose a password of at least 8 characters.',
+  'refusal.passwordTooLong': 'Choose a password of at most 128 characters.',
+  'refusal.passwordCommon': 'This password is one of the most common ones, so it is easy to guess. Choose another.',
+  'refusal.emailInvisible': 'The email address holds invisible characters. Type it again.',
+  'refusal.emailTooLong': 'The email address is too long: it can have at most 254 characters.',
+  'refusal.emailInvalid': 'Enter a valid email address, such as ana@example.com.',
+  'refusal.signupClosed': 'This hub does not take new accounts. Ask its administrator for one.',
 
   'login.title': 'Sign in',
   'login.intro': 'Sign in once to use every Hearth application.',

@@ -25,6 +25,13 @@ export const es: Record<MessageKey, string> = {
   'error.emailTaken': 'Ya existe una cuenta con este correo. Inicia sesión.',
   'error.tooManyRequests': 'Demasiados intentos. Espera un poco e inténtalo de nuevo.',
   'error.generic': 'Algo salió mal: {message}',
+  'refusal.passwordTooShort': 'Elige una contraseña de al menos 8 caracteres.',
+  'refusal.passwordTooLong': 'Elige una contraseña de 128 caracteres como máximo.',
+  'refusal.passwordCommon': 'Esta contraseña es de las más comunes, así que es fácil de adivinar. Elige otra.',
+  'refusal.emailInvisible': 'La dirección de correo contiene caracteres invisibles. Escríbela de nuevo.',
+  'refusal.emailTooLong': 'La dirección de correo es demasiado larga: puede tener 254 caracteres como máximo.',
+  'refusal.emailInvalid': 'Escribe una dirección de correo válida, como ana@example.com.',
+  'refusal.signupClosed': 'Este servicio no admite cuentas nuevas. Pide una a quien lo administra.',
 
   'login.title': 'Iniciar sesión',
   'login.intro': 'Inicia sesión una vez para usar todas las aplicaciones de Hearth.',
