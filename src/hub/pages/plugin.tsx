@@ -195,7 +195,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     pages.get('/account/security', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
       const [sessions, signIn] = await Promise.all([sessionsOf(session), ownSignInSettingsOf(session.userId)])
-      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session)} sessions={sessions} signIn={signIn} />)
+      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session)} sessions={sessions} signIn={signIn} email={session.email} />)
     })
 
     pages.get('/privacy', { schema: { hide } }, async (request, reply) => {

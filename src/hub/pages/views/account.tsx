@@ -25,13 +25,13 @@ export function AccountPage({ context, profile, wrongPasswordError, recentSignIn
     <Layout context={context} title={t('account.title')}>
       <ProfileForm context={context} profile={profile} />
       <AddressSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} />
-      <PasswordSection context={context} wrongPasswordError={wrongPasswordError} />
+      <PasswordSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} />
       <ConnectedApplicationsSection context={context} applications={connectedApplications} />
       <p>
         <a href="/account/security">{t('security.manageLink')}</a>
       </p>
-      <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} />
-      <RecentSignInDialog t={t} methods={recentSignIn} />
+      <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} email={profile.email} />
+      <RecentSignInDialog t={t} methods={recentSignIn} email={profile.email} />
     </Layout>
   )
 }
@@ -97,6 +97,7 @@ function AddressSection({ context: { t }, profile, wrongPasswordError }: Pick<Ac
         form="email-change"
         labelledBy="change-address-heading"
         wrongPasswordError={wrongPasswordError}
+        email={profile.email}
         messages={{ 'data-msg-email-taken': t('account.emailTaken'), 'data-msg-done': t('account.changeAddressSent') }}
       >
         <label for="new-email">{t('account.newAddress')}</label>
@@ -112,7 +113,7 @@ function AddressSection({ context: { t }, profile, wrongPasswordError }: Pick<Ac
   )
 }
 
-function PasswordSection({ context: { t }, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'wrongPasswordError'>) {
+function PasswordSection({ context: { t }, profile, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError'>) {
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">{t('form.password')}</h2>
@@ -121,6 +122,7 @@ function PasswordSection({ context: { t }, wrongPasswordError }: Pick<AccountPag
         form="password-change"
         labelledBy="password-heading"
         wrongPasswordError={wrongPasswordError}
+        email={profile.email}
         messages={{ 'data-msg-done': t('account.passwordChanged') }}
       >
         <label for="current-password">{t('account.currentPassword')}</label>

@@ -20,13 +20,15 @@ export interface SecurityPageProps {
   context: PageContext
   sessions: AccountSession[]
   signIn: OwnSignInSettings | undefined
+  /** The account's address, for password managers in the recent-sign-in dialog's password form. */
+  email: string
 }
 
 /**
  * Sessions, and with the built-in provider two-step sign-in and passkeys. Under an external
  * provider, whose people have no account page, this page also offers to delete the account.
  */
-export function SecurityPage({ context, sessions, signIn }: SecurityPageProps) {
+export function SecurityPage({ context, sessions, signIn, email }: SecurityPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('security.title')}>
@@ -36,12 +38,12 @@ export function SecurityPage({ context, sessions, signIn }: SecurityPageProps) {
         <>
           <TwoStepSection context={context} state={signIn.twoStep} />
           <PasskeysSection context={context} passkeys={signIn.passkeys} />
-          <RecentSignInDialog t={t} methods={{ code: signIn.twoStep.on, passkey: signIn.passkeys.length > 0 }} />
+          <RecentSignInDialog t={t} methods={{ code: signIn.twoStep.on, passkey: signIn.passkeys.length > 0 }} email={email} />
         </>
       ) : (
         <>
           <p>{t('security.externalProvider')}</p>
-          <AccountDeletionSection context={context} wrongPasswordError={undefined} />
+          <AccountDeletionSection context={context} wrongPasswordError={undefined} email={undefined} />
         </>
       )}
     </Layout>
