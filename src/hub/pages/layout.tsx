@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact'
+import { FAVICON_PATH } from './favicon.js'
 import type { Translate } from './i18n/index.js'
 import { LANGUAGES, type Language } from './language.js'
 
@@ -49,6 +50,7 @@ export function PageShell({ t, language, title, currentPath, assets, nonce, body
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${t('site.name')}`}</title>
+        <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
         <link rel="stylesheet" href={assets.stylesheet} />
         <script type="module" src={assets.script} nonce={nonce} />
       </head>
