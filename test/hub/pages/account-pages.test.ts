@@ -102,6 +102,8 @@ describe('account pages', () => {
     expect(body).toContain('data-msg-email-taken="Another account already uses this address."')
     expect(body).toContain('data-form="password-change"')
     expect(body).toContain('<input id="new-password" name="newPassword" type="password" autocomplete="new-password"')
+    // The id the dashboard no longer shows, labelled, in small print.
+    expect(body).toContain(`<p class="hint">Your account’s id, should an administrator ask for it: ${user.userId}</p>`)
   })
 
   it('/account gives every form with a password the account’s address as a hidden username, for password managers', async () => {

@@ -211,7 +211,7 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
   })
 
   it('Open is a plain link to the application, carrying no token', async () => {
-    await page.getByRole('link', { name: 'Open tasks' }).click()
+    await page.getByRole('link', { name: 'Open Tasks' }).click()
     await page.waitForURL(`${application.url}/**`)
     const target = new URL(page.url())
     expect(target.search + target.hash).toBe('')

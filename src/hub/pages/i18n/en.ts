@@ -75,6 +75,7 @@ export const en = {
 
   'account.title': 'Your account',
   'account.profile': 'Profile',
+  'account.userId': 'Your account’s id, should an administrator ask for it: {userId}',
   'account.displayName': 'Display name',
   'account.displayNameHint': 'Up to 64 characters. Applications see it when your profile visibility allows it.',
   'account.language': 'Language',
@@ -105,7 +106,6 @@ export const en = {
 
   'dashboard.title': 'Dashboard',
   'dashboard.signedInAs': 'Signed in as {email}',
-  'dashboard.userId': 'Your user id: {userId}',
   'dashboard.applications': 'Your applications',
   'dashboard.noApplications': 'No application is registered yet.',
   'dashboard.open': 'Open {application}',
@@ -152,6 +152,7 @@ export const en = {
   'privacy.purpose.analytics': 'Analytics',
   'privacy.purpose.marketing': 'Marketing',
   'privacy.purpose.dataSharing': 'Sharing with {application}',
+  'privacy.purpose.oidc': 'Signing in to {application}',
 
   'export.title': 'Export your data',
   'export.intro': 'Download everything the hub keeps about you. An export holds:',

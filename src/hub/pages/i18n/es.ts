@@ -74,6 +74,7 @@ export const es: Record<MessageKey, string> = {
 
   'account.title': 'Tu cuenta',
   'account.profile': 'Perfil',
+  'account.userId': 'El identificador de tu cuenta, por si te lo pide quien administra el servicio: {userId}',
   'account.displayName': 'Nombre visible',
   'account.displayNameHint': 'Hasta 64 caracteres. Las aplicaciones lo ven cuando la visibilidad de tu perfil lo permite.',
   'account.language': 'Idioma',
@@ -104,7 +105,6 @@ export const es: Record<MessageKey, string> = {
 
   'dashboard.title': 'Panel',
   'dashboard.signedInAs': 'Sesión iniciada como {email}',
-  'dashboard.userId': 'Tu identificador de usuario: {userId}',
   'dashboard.applications': 'Tus aplicaciones',
   'dashboard.noApplications': 'Todavía no hay ninguna aplicación registrada.',
   'dashboard.open': 'Abrir {application}',
@@ -151,6 +151,7 @@ export const es: Record<MessageKey, string> = {
   'privacy.purpose.analytics': 'Analítica',
   'privacy.purpose.marketing': 'Marketing',
   'privacy.purpose.dataSharing': 'Compartir con {application}',
+  'privacy.purpose.oidc': 'Iniciar sesión en {application}',
 
   'export.title': 'Exporta tus datos',
   'export.intro': 'Descarga todo lo que el servicio guarda sobre ti. Una exportación contiene:',

@@ -16,10 +16,12 @@ export interface AccountPageProps {
   /** How the person may confirm a recent sign-in, which the address and password changes ask for. */
   recentSignIn: RecentSignInMethods
   connectedApplications: ConnectedApplication[]
+  /** The account's id, shown once, small, for when an administrator asks for it. */
+  userId: string
 }
 
 /** Profile, address and password of the built-in provider's account, each its own form, and its deletion. */
-export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications }: AccountPageProps) {
+export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications, userId }: AccountPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('account.title')}>
@@ -31,6 +33,7 @@ export function AccountPage({ context, profile, wrongPasswordError, recentSignIn
         <a href="/account/security">{t('security.manageLink')}</a>
       </p>
       <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} email={profile.email} />
+      <p class="hint">{t('account.userId', { userId })}</p>
       <RecentSignInDialog t={t} methods={recentSignIn} email={profile.email} />
     </Layout>
   )
