@@ -359,6 +359,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     sessionsOf: (session) => accountSessions.list(session.userId, session.sessionId),
     activity,
     applications: config.apps,
+    applicationNames: config.appNames,
+    oidcClientNames: async () => Object.fromEntries((await oidcClients.list()).map((client) => [client.id, client.name])),
     privacy,
     exportDatasets,
     exportApplications: Object.keys(config.appExports),

@@ -79,6 +79,11 @@ export interface HubConfig {
   allowedOrigins: string[]
   /** Registered applications: name → origin. SSO tokens are issued only for these audiences. */
   apps: Record<string, string>
+  /**
+   * What the pages call each registered application, by id: HUB_APPS entries' `name=`, shown as
+   * written in every language; without one, the id title-cased (`tasks` is "Tasks").
+   */
+  appNames: Record<string, string>
   /** Where applications take security events (RFC 8935 push), by name: HUB_APPS entries' `events=`. */
   appEvents: Record<string, string>
   /** Where applications answer the hub's export requests, by name: HUB_APPS entries' `export=` (docs/privacy.md). */
@@ -281,11 +286,12 @@ function readSigningKey(read: ReturnType<typeof reader>): string | undefined {
 
 /**
  * `name=origin` entries, each optionally followed by `;events=URL`, the application's endpoint for
- * security events (docs/security-events.md), and `;export=URL`, where it answers export requests
- * (docs/privacy.md).
+ * security events (docs/security-events.md), `;export=URL`, where it answers export requests
+ * (docs/privacy.md), and `;name=Display name`, what the pages call it.
  */
-function readApps(read: ReturnType<typeof reader>, defaultApps: string): Pick<HubConfig, 'apps' | 'appEvents' | 'appExports'> {
+function readApps(read: ReturnType<typeof reader>, defaultApps: string): Pick<HubConfig, 'apps' | 'appNames' | 'appEvents' | 'appExports'> {
   const apps: Record<string, string> = {}
+  const appNames: Record<string, string> = {}
   const endpoints: Record<AppEndpointKey, Record<string, string>> = { events: {}, export: {} }
   for (const entry of read.list('HUB_APPS', defaultApps)) {
     const [app = '', ...options] = entry.split(';')
@@ -298,14 +304,35 @@ function readApps(read: ReturnType<typeof reader>, defaultApps: string): Pick<Hu
     for (const option of options) {
       const [rawKey = '', value = ''] = option.split(/=(.*)/s, 2)
       const key = rawKey.trim()
-      const byApp = isAppEndpointKey(key) ? endpoints[key] : undefined
+      const byApp = key === 'name' ? appNames : isAppEndpointKey(key) ? endpoints[key] : undefined
       if (!byApp || Object.hasOwn(byApp, name)) {
-        throw new ConfigError('HUB_APPS', `after an application's url only one ";events=URL" and one ";export=URL" may follow, got "${entry}"`)
+        throw new ConfigError('HUB_APPS', `after an application's url only one ";events=URL", one ";export=URL" and one ";name=display name" may follow, got "${entry}"`)
       }
-      byApp[name] = appEndpoint(key, value.trim(), entry)
+      byApp[name] = key === 'name' ? appDisplayName(value.trim(), entry) : appEndpoint(key, value.trim(), entry)
     }
+    appNames[name] ??= titleCased(name)
   }
-  return { apps, appEvents: endpoints.events, appExports: endpoints.export }
+  return { apps, appNames, appEvents: endpoints.events, appExports: endpoints.export }
+}
+
+const APP_NAME_MAX_LENGTH = 64
+
+/** Text for people: not empty, not long, nothing invisible that could make one name look like another. */
+function appDisplayName(value: string, entry: string): string {
+  const length = [...value].length
+  if (length === 0 || length > APP_NAME_MAX_LENGTH || /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/u.test(value)) {
+    throw new ConfigError('HUB_APPS', `name must be 1 to ${APP_NAME_MAX_LENGTH} visible characters, got "${entry}"`)
+  }
+  return value.normalize('NFC')
+}
+
+/** `tasks` is "Tasks", `family-notes` "Family Notes". */
+function titleCased(id: string): string {
+  return id
+    .split(/[-_]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ')
 }
 
 const APP_ENDPOINT_KEYS = ['events', 'export'] as const

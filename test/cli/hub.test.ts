@@ -81,7 +81,7 @@ describe('hub CLI', () => {
       expect(await runHubCli(['mail:outbox'], io())).toBe(0)
       expect(output.out).toHaveLength(2)
       expect(output.out[0]?.startsWith(`${newer}\nTo: bob@example.com\nSubject: Restablece tu contraseña de Hearth\n\nAlguien ha pedido`)).toBe(true)
-      expect(output.out[0]).toContain('\nhttp://localhost:3001/reset-password#token=token-two\n')
+      expect(output.out[0]).toContain('\nhttp://localhost:3001/reset-password#token=token-two&email=bob%40example.com\n')
       expect(output.out[1]?.startsWith(`${older}\nTo: ada@example.com\n`)).toBe(true)
       expect(path.dirname(older)).toBe(path.join(cli.dataDir, OUTBOX_DIRECTORY))
     })
@@ -91,7 +91,7 @@ describe('hub CLI', () => {
         await writeResetMail(to, `token-${minute}`, minute)
       }
       expect(await runHubCli(['mail:outbox', '--to', 'Ada@Example.com', '--limit', '2'], io())).toBe(0)
-      expect(output.out.map((mail) => mail.match(/#token=(\S+)/)?.[1])).toEqual(['token-3', 'token-2'])
+      expect(output.out.map((mail) => mail.match(/#token=([^&\s]+)/)?.[1])).toEqual(['token-3', 'token-2'])
 
       expect(await runHubCli(['mail:outbox', '--to', 'cy@example.com'], io())).toBe(0)
       expect(await runHubCli(['mail:outbox', '--limit', '0'], io())).toBe(2)

@@ -73,8 +73,13 @@ export async function keepScreenshots(pages: Page[], testName: string): Promise<
   }
 }
 
-/** What a keyboard user should be able to reach: links, buttons and fields, one radio button per group. */
+/**
+ * What a keyboard user should be able to reach: links, buttons and fields, one radio button per
+ * group, that are rendered (a `hidden` one, such as a form's username for password managers, is
+ * nobody's to reach).
+ */
 const FOCUSABLE_CONTROLS = `[...document.querySelectorAll('a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea')]
+  .filter((element) => element.checkVisibility())
   .filter((element) => !(element.type === 'radio' && !element.checked && document.querySelector('input[type=radio][name="' + element.name + '"]:checked')))`
 
 /**

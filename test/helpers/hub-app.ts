@@ -24,6 +24,7 @@ export const TEST_HUB_CONFIG: HubConfig = {
   sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
   allowedOrigins: [TASKS_ORIGIN],
   apps: { tasks: TASKS_ORIGIN },
+  appNames: { tasks: 'Tasks' },
   appEvents: {},
   appExports: {},
   redisUrl: undefined,

@@ -1,6 +1,7 @@
 /** What the pages show while an action runs and after it: text from the page, in its language. */
 
 import { ApiError } from './api.js'
+import { WORDED_REFUSALS } from './refusals.js'
 
 /** A message by its data attribute's name, from the nearest element carrying it: a form may word one its own way. */
 export function message(name: string, near: Element = document.body): string {
@@ -19,7 +20,10 @@ const STATUS_MESSAGES: Record<number, string> = { 401: 'msgInvalidCredentials', 
 
 /**
  * An error in the words of the page near `control`. A refused mailed link has its own message:
- * any 400 of a link page, or the one 400 text a form names in `data-link-refused-error`.
+ * any 400 of a link page, or the one 400 text a form names in `data-link-refused-error`. Any other
+ * refusal the hub explains (a 4xx with `{error}`) is that explanation, in the page's words where
+ * the page has them (`WORDED_REFUSALS`), else as the API says it; only what did not work (the hub
+ * unreachable, a 5xx) is "something went wrong".
  */
 export function shownError(error: unknown, control: Element): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error)
@@ -28,6 +32,10 @@ export function shownError(error: unknown, control: Element): string {
   if (error.status === 400 && message('msgLinkRefused', control) && (!refusedLink || refusedLink === error.apiError)) return message('msgLinkRefused', control)
   const known = STATUS_MESSAGES[error.status]
   if (known) return message(known, control)
+  if (error.status < 500 && error.apiError !== undefined) {
+    const worded = WORDED_REFUSALS[error.apiError]
+    return (worded && message(worded, control)) || error.apiError
+  }
   return message('msgGeneric', control).replace('{message}', error.apiError ?? String(error.status))
 }
 

@@ -4,17 +4,24 @@ import { ApiError, api } from './api.js'
 import { type FormHandlers, field, message, showMessage, withFeedback } from './feedback.js'
 
 const LINK_TOKEN_KEY_PREFIX = 'hearth-link-token:'
+const LINK_ACCOUNT_KEY_PREFIX = 'hearth-link-account:'
 
 /**
  * The token of the mailed link that opened this page. It arrives in the fragment, which no server
  * sees; it is moved out of the address bar (history, bookmarks, a shared screen) into this tab's
- * sessionStorage, where it survives a trip through the login page and ends with the tab.
+ * sessionStorage, where it survives a trip through the login page and ends with the tab. The
+ * address a reset link carries beside it (`email`) goes the same way.
  */
 function linkToken(element: HTMLElement): string | null {
-  const key = LINK_TOKEN_KEY_PREFIX + (element.dataset.linkToken ?? '')
-  const fromLink = new URLSearchParams(location.hash.slice(1)).get('token')
+  const kind = element.dataset.linkToken ?? ''
+  const key = LINK_TOKEN_KEY_PREFIX + kind
+  const fragment = new URLSearchParams(location.hash.slice(1))
+  const fromLink = fragment.get('token')
   if (fromLink) {
     sessionStorage.setItem(key, fromLink)
+    const account = fragment.get('email')
+    if (account) sessionStorage.setItem(LINK_ACCOUNT_KEY_PREFIX + kind, account)
+    else sessionStorage.removeItem(LINK_ACCOUNT_KEY_PREFIX + kind)
     history.replaceState(history.state, '', location.pathname + location.search)
   }
   return sessionStorage.getItem(key)
@@ -22,6 +29,14 @@ function linkToken(element: HTMLElement): string | null {
 
 function forgetLinkToken(element: HTMLElement): void {
   sessionStorage.removeItem(LINK_TOKEN_KEY_PREFIX + (element.dataset.linkToken ?? ''))
+  sessionStorage.removeItem(LINK_ACCOUNT_KEY_PREFIX + (element.dataset.linkToken ?? ''))
+}
+
+/** The link's address in the form's hidden username field, so a password manager files the new password under it. */
+function fillLinkAccount(element: HTMLElement): void {
+  const field = element.querySelector<HTMLInputElement>('input[data-link-account]')
+  const account = sessionStorage.getItem(LINK_ACCOUNT_KEY_PREFIX + (element.dataset.linkToken ?? ''))
+  if (field && account) field.value = account
 }
 
 /** The same answer whether the address has an account or not, as the API's. */
@@ -74,6 +89,7 @@ async function useMailedLink(page: HTMLElement): Promise<void> {
 export function startMailedLinkPages(): void {
   for (const element of document.querySelectorAll<HTMLElement>('[data-link-token]')) {
     if (!linkToken(element)) showMessage(element, message('msgLinkMissing', element), 'error')
+    fillLinkAccount(element)
   }
   const mailedLinkPage = document.querySelector<HTMLElement>('[data-link-page]')
   if (mailedLinkPage) void useMailedLink(mailedLinkPage)

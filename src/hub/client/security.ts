@@ -71,8 +71,21 @@ async function confirmTotp(form: HTMLFormElement): Promise<void> {
     if (error instanceof ApiError && error.status === 400) throw new Error(message('msgWrongCode', form))
     throw error
   }
+  showTwoStepOn(section)
   showRecoveryCodes(section, codes)
   showMessage(section, message('msgEnabled', section), 'done')
+}
+
+/**
+ * The section's state as it now is: the "off" sentence and its set-up button give way to the
+ * "on" sentence. The buttons of the "on" state come with the page the codes panel's link reloads.
+ */
+function showTwoStepOn(section: HTMLElement): void {
+  section.dataset.twoStep = 'on'
+  const state = section.querySelector('[data-two-step-state]')
+  const sentence = document.createElement('p')
+  sentence.textContent = message('msgOn', section)
+  state?.replaceChildren(sentence)
 }
 
 async function regenerateRecoveryCodes(button: HTMLElement): Promise<void> {

@@ -23,10 +23,12 @@ interface MailContent {
 
 /**
  * A link into the hub, built from HUB_PUBLIC_URL alone (never from a request's Host). A token
- * travels in the fragment, which browsers send to no server and put in no Referer.
+ * travels in the fragment, which browsers send to no server and put in no Referer; so does the
+ * `email` the reset page gives password managers (the address the mail went to).
  */
-export function hubLink(publicUrl: string, path: string, token: string): string {
-  return `${publicUrl}${path}#token=${encodeURIComponent(token)}`
+export function hubLink(publicUrl: string, path: string, token: string, email?: string): string {
+  const account = email === undefined ? '' : `&email=${encodeURIComponent(email)}`
+  return `${publicUrl}${path}#token=${encodeURIComponent(token)}${account}`
 }
 
 /** The password-reset mail: the link to `/reset-password` and how long it stays valid. */
@@ -36,7 +38,7 @@ export function passwordResetMail(options: { publicUrl: string; language: Langua
     language: options.language,
     subject: t('passwordReset.subject'),
     before: [t('passwordReset.intro', { email: options.email })],
-    link: { label: t('passwordReset.link'), url: hubLink(options.publicUrl, '/reset-password', options.token) },
+    link: { label: t('passwordReset.link'), url: hubLink(options.publicUrl, '/reset-password', options.token, options.email) },
     after: [t('passwordReset.validity', { minutes: MAIL_TOKEN_LIFETIMES_MS['password-reset'] / 60_000 }), t('passwordReset.ignore')],
     footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
   })

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { App } from '../../shared/http/server.js'
+import { FAVICON_PATH, FAVICON_SVG } from './favicon.js'
 
 /** The client scripts and stylesheet, under content-hashed names written by `npm run build`. */
 export interface PageAssets {
@@ -47,6 +48,8 @@ export function loadPageAssets(dir: string = builtAssetsDir()): PageAssets {
 
 /** A year, immutable: each build names its files by their content, so a changed file is a new URL. */
 const LONG_CACHE = 'public, max-age=31536000, immutable'
+/** The icon keeps one name, so a changed icon must reach browsers within a day. */
+const DAY_CACHE = 'public, max-age=86400'
 
 export async function assetRoutes(app: App, { assets }: { assets: PageAssets }) {
   app.get<{ Params: { file: string } }>(`${ASSETS_URL_PREFIX}:file`, { schema: { hide: true } }, async (request, reply) => {
@@ -54,4 +57,9 @@ export async function assetRoutes(app: App, { assets }: { assets: PageAssets }) 
     if (!file) return reply.code(404).send({ error: 'Asset not found' })
     return reply.header('cache-control', LONG_CACHE).type(file.contentType).send(file.body)
   })
+  app.get(FAVICON_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('cache-control', DAY_CACHE).type('image/svg+xml; charset=utf-8').send(FAVICON_SVG)
+  )
+  // Asked for by browsers on what links no icon (a JSON answer opened in a tab): nothing to show, and no 404 in the log.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', DAY_CACHE).code(204).send())
 }

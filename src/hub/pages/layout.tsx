@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact'
+import { FAVICON_PATH } from './favicon.js'
 import type { Translate } from './i18n/index.js'
 import { LANGUAGES, type Language } from './language.js'
 
@@ -49,6 +50,7 @@ export function PageShell({ t, language, title, currentPath, assets, nonce, body
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${t('site.name')}`}</title>
+        <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
         <link rel="stylesheet" href={assets.stylesheet} />
         <script type="module" src={assets.script} nonce={nonce} />
       </head>
@@ -84,6 +86,14 @@ export function Layout({ context, title, children }: { context: PageContext; tit
     'data-msg-email-taken': t('error.emailTaken'),
     'data-msg-too-many': t('error.tooManyRequests'),
     'data-msg-generic': t('error.generic'),
+    // The API's fixed refusals in the page's words (src/hub/client/refusals.ts names which is which).
+    'data-msg-refusal-password-too-short': t('refusal.passwordTooShort'),
+    'data-msg-refusal-password-too-long': t('refusal.passwordTooLong'),
+    'data-msg-refusal-password-common': t('refusal.passwordCommon'),
+    'data-msg-refusal-email-invisible': t('refusal.emailInvisible'),
+    'data-msg-refusal-email-too-long': t('refusal.emailTooLong'),
+    'data-msg-refusal-email-invalid': t('refusal.emailInvalid'),
+    'data-msg-refusal-signup-closed': t('refusal.signupClosed'),
     'data-msg-working': t('form.working'),
     'data-msg-saved': t('form.saved')
   } as const

@@ -15,6 +15,7 @@ import type { AccountSession } from '../sessions/account-sessions.js'
 import type { BillingOverviewOf } from '../billing/overview.js'
 import type { Plans } from '../billing/plans.js'
 import type { TwoStepRepository } from '../two-step/repository.js'
+import { type ApplicationNames, applicationName } from './application-names.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
 import { LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage, languageCookieOptions } from './language.js'
@@ -47,6 +48,10 @@ export interface HubPagesOptions {
   activity: Pick<ActivityLog, 'page'>
   /** Registered applications (HUB_APPS): id → URL. */
   applications: Readonly<Record<string, string>>
+  /** Their display names (HUB_APPS `name=`, else the id title-cased), by id. */
+  applicationNames: Readonly<Record<string, string>>
+  /** The registered OpenID Connect clients' names, by client id: how the activity and privacy pages name them. */
+  oidcClientNames: () => Promise<Readonly<Record<string, string>>>
   privacy: Pick<PrivacyService, 'settings' | 'consents'>
   exportDatasets: readonly { name: string; description: string }[]
   /** The applications an export asks for what they hold (HUB_APPS `export=`), by id. */
@@ -114,6 +119,8 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     const signedIn = session !== null
     return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn, accountPages: ownAccount !== undefined }
   }
+  /** Every application a page may name, with the OpenID Connect clients as registered now. */
+  const applicationNamesNow = async (): Promise<ApplicationNames> => ({ applications: options.applicationNames, clients: await options.oidcClientNames() })
   const sendPage = (reply: FastifyReply, page: VNode) =>
     // Pages show personal data: never stored by a shared cache or the browser's back-forward store.
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(`<!doctype html>${render(page)}`)
@@ -186,11 +193,12 @@ export async function hubPages(app: App, options: HubPagesOptions) {
 
     pages.get('/dashboard', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
+      const names: ApplicationNames = { applications: options.applicationNames, clients: {} }
       const page = (
         <DashboardPage
           context={await contextOf(request, reply, session)}
           user={session}
-          applications={applications}
+          applications={Object.entries(applications).map(([id, url]) => ({ id, name: applicationName(names, id), url }))}
           sessions={await sessionsOf(session)}
         />
       )
@@ -200,23 +208,23 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     pages.get('/account/security', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
       const [sessions, signIn] = await Promise.all([sessionsOf(session), ownSignInSettingsOf(session.userId)])
-      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session)} sessions={sessions} signIn={signIn} />)
+      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session)} sessions={sessions} signIn={signIn} email={session.email} />)
     })
 
     pages.get('/privacy', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
-      const [settings, consents] = await Promise.all([privacy.settings(session.userId), privacy.consents(session.userId)])
-      return sendPage(reply, <PrivacyPage context={await contextOf(request, reply, session)} settings={settings} consents={consents} />)
+      const [settings, consents, names] = await Promise.all([privacy.settings(session.userId), privacy.consents(session.userId), applicationNamesNow()])
+      return sendPage(reply, <PrivacyPage context={await contextOf(request, reply, session)} settings={settings} consents={consents} names={names} />)
     })
 
     pages.get<{ Querystring: Static<typeof ActivityQuery> }>('/activity', { schema: { hide, querystring: ActivityQuery } }, async (request, reply) => {
       const session = sessionFrom(request)
-      const { list, older } = await activityPageFor(session.userId, request.query.cursor)
-      return sendPage(reply, <ActivityPage context={await contextOf(request, reply, session)} activity={list} older={older} />)
+      const [{ list, older }, names] = await Promise.all([activityPageFor(session.userId, request.query.cursor), applicationNamesNow()])
+      return sendPage(reply, <ActivityPage context={await contextOf(request, reply, session)} activity={list} older={older} names={names} />)
     })
 
     pages.get('/export', { schema: { hide } }, async (request, reply) =>
-      sendPage(reply, <ExportPage context={await contextOf(request, reply, sessionFrom(request))} datasets={exportDatasets} applications={options.exportApplications} />)
+      sendPage(reply, <ExportPage context={await contextOf(request, reply, sessionFrom(request))} datasets={exportDatasets} applications={options.exportApplications.map((id) => applicationName({ applications: options.applicationNames, clients: {} }, id))} />)
     )
 
     pages.get('/billing', { schema: { hide } }, async (request, reply) => {
@@ -247,6 +255,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
             recentSignIn={recentSignInMethodsOf(signIn)}
             connectedApplications={connectedApplications}
             mailOutbox={mailOutbox}
+            userId={session.userId}
           />
         )
         return sendPage(reply, page)

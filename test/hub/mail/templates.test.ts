@@ -20,7 +20,7 @@ describe('the password-reset mail', () => {
 
   it('builds its link on HUB_PUBLIC_URL, path included', () => {
     const mail = passwordResetMail({ publicUrl: 'https://family.example/hub', language: 'en', email: 'ada@example.com', token: TOKEN })
-    expect(mail.text).toContain('\nhttps://family.example/hub/reset-password#token=abc_DEF-123\n')
+    expect(mail.text).toContain('\nhttps://family.example/hub/reset-password#token=abc_DEF-123&email=ada%40example.com\n')
   })
 
   it('escapes what it interpolates into the HTML part', () => {

@@ -53,10 +53,13 @@ describe.skipIf(!withChromium)('account pages in a browser', { timeout: 60_000 }
 
     // The sign-up's verification mail came first; the reset is the second.
     const token = await mailedToken(email, '/reset-password', 2)
-    await tab.goto(`/reset-password#token=${token}`)
-    // The token leaves the address bar at once.
+    // The link as mailed: the address beside the token, for password managers.
+    await tab.goto(`/reset-password#token=${token}&email=${encodeURIComponent(email)}`)
+    // The token and the address leave the address bar at once.
     await tab.waitForURL((url) => url.pathname === '/reset-password' && url.hash === '')
     expect(await tab.evaluate(() => location.href)).toBe(`${hub.origin}/reset-password`)
+    // A password manager files the new password under the account the link came for.
+    expect(await tab.locator('form[data-form="reset-password"] input[autocomplete="username"]').inputValue()).toBe(email)
     await expectAccessible(tab)
     await tab.getByLabel('New password').fill(NEW_PASSWORD)
     await tab.getByRole('button', { name: 'Change password' }).click()

@@ -102,6 +102,30 @@ describe('account pages', () => {
     expect(body).toContain('data-msg-email-taken="Another account already uses this address."')
     expect(body).toContain('data-form="password-change"')
     expect(body).toContain('<input id="new-password" name="newPassword" type="password" autocomplete="new-password"')
+    // The id the dashboard no longer shows, labelled, in small print.
+    expect(body).toContain(`<p class="hint">Your account’s id, should an administrator ask for it: ${user.userId}</p>`)
+  })
+
+  it('/account gives every form with a password the account’s address as a hidden username, for password managers', async () => {
+    const user = await signUpAndLogIn(hub.app)
+    const body = (await page('/account', pageCookies(user))).body
+    const username = `<input type="email" name="username" autocomplete="username" value="${user.email}" hidden/>`
+    for (const form of ['email-change', 'password-change', 'account-deletion', 'reauthenticate-password']) {
+      const markup = new RegExp(`<form [^>]*data-form="${form}".*?</form>`, 's').exec(body)?.[0] ?? ''
+      expect(markup, form).toMatch(/type="password"/)
+      expect(markup, form).toContain(username)
+    }
+    // The address change's new address is an address, not the username.
+    expect(body).toContain('<input id="new-email" name="email" type="email" autocomplete="email"')
+    // Sign-up and login: the address is the username, the password new or current.
+    const signup = (await page('/signup')).body
+    expect(signup).toContain('<input id="email" name="email" type="email" autocomplete="username" required/>')
+    expect(signup).toContain('<input id="password" name="password" type="password" autocomplete="new-password"')
+    const login = (await page('/login')).body
+    expect(login).toContain('<input id="email" name="email" type="email" autocomplete="username" required/>')
+    expect(login).toContain('<input id="password" name="password" type="password" autocomplete="current-password" required/>')
+    // The reset page's is filled by the script with the address the mailed link carries.
+    expect((await page('/reset-password')).body).toContain('<input type="email" name="username" autocomplete="username" hidden data-link-account="true"/>')
   })
 
   it('/account without a display name does not require one; a confirmed address has no resend button', async () => {

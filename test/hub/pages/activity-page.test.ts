@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { AUDIT_EVENT_TYPES, type AuditEventType } from '../../../src/hub/audit/events.js'
 import { createAuditTrail } from '../../../src/hub/audit/repository.js'
+import { createOidcClients } from '../../../src/hub/oidc/clients.js'
 import { CATALOGUES } from '../../../src/hub/pages/i18n/index.js'
 import type { App } from '../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
@@ -50,7 +51,8 @@ describe('the activity page', () => {
   })
 
   const [database] = databasesUnderTest()
-  const suite = hubAppPerSuite(database!)
+  // The task manager's HUB_APPS entry with a display name of its own (`;name=Chores`).
+  const suite = hubAppPerSuite(database!, { config: { appNames: { tasks: 'Chores' } } })
   let app: App
   let user: SignedIn
 
@@ -153,6 +155,39 @@ describe('the activity page', () => {
     await createAuditTrail(suite.handle.db).record({ userId: someone.userId, type: 'signin', detail: { method: 'password' } })
     const body = (await page('/activity', { lang: 'es' }, someone)).body
     expect(sentencesIn(body)).toEqual(['Iniciaste sesión desde un dispositivo desconocido'])
+  })
+
+  it('names applications by their display names and OpenID Connect clients by their registered names, not by ids', async () => {
+    const someone = await signUpAndLogIn(app)
+    const client = { name: 'Family Grafana', redirectUris: ['https://grafana.example/callback'], postLogoutRedirectUris: [], public: false, firstParty: false }
+    await createOidcClients(suite.handle.db).add({ ...client, id: 'grafana' }, new Date())
+    const trail = createAuditTrail(suite.handle.db)
+    await trail.record({ userId: someone.userId, type: 'sso-token.issued', detail: { audience: 'tasks' } })
+    await trail.record({ userId: someone.userId, type: 'consent.recorded', detail: { purpose: 'oidc:grafana', granted: true, version: 'openid email' } })
+    await trail.record({ userId: someone.userId, type: 'consent.recorded', detail: { purpose: 'data-sharing:tasks', granted: true, version: '2026-01' } })
+    // A client removed since: nothing else to call it by than its id.
+    await trail.record({ userId: someone.userId, type: 'consent.recorded', detail: { purpose: 'oidc:gone', granted: false, version: 'openid' } })
+    const english = (await page('/activity', { lang: 'en' }, someone)).body
+    expect(sentencesIn(english).slice(0, 4)).toEqual([
+      'Withdrew your consent to Signing in to gone',
+      'Gave your consent to Sharing with Chores',
+      'Gave your consent to Signing in to Family Grafana',
+      'Opened Chores'
+    ])
+    expect(english).not.toContain('oidc:grafana')
+    const spanish = (await page('/activity', { lang: 'es' }, someone)).body
+    expect(sentencesIn(spanish).slice(0, 4)).toEqual([
+      'Retiraste tu consentimiento para Iniciar sesión en gone',
+      'Diste tu consentimiento para Compartir con Chores',
+      'Diste tu consentimiento para Iniciar sesión en Family Grafana',
+      'Abriste Chores'
+    ])
+    // The dashboard and the privacy page name it the same way.
+    const dashboard = (await page('/dashboard', { lang: 'en' }, someone)).body
+    expect(dashboard).toContain('<span class="application-name">Chores</span><a href="http://localhost:3000">Open Chores</a>')
+    const privacy = (await page('/privacy', { lang: 'en' }, someone)).body
+    expect(privacy).toContain('<label for="field-dataSharing-tasks">Chores</label>')
+    expect(privacy).toContain('<th scope="row">Sharing with Chores</th>')
   })
 
   it('shows a passkey name as text, never as markup', async () => {

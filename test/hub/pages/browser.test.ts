@@ -105,6 +105,24 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     await expectAccessible()
   })
 
+  it('a password the hub refuses is explained in the page’s language, not as something gone wrong', async () => {
+    for (const [locale, words] of [
+      ['en-US', 'This password is one of the most common ones, so it is easy to guess. Choose another.'],
+      ['es-ES', 'Esta contraseña es de las más comunes, así que es fácil de adivinar. Elige otra.']
+    ] as const) {
+      const other = await browser.newContext({ baseURL: hub.url, locale })
+      const tab = await newPage(other)
+      await tab.goto('/signup')
+      await tab.locator('#email').fill(`common-${locale}-${email}`)
+      await tab.locator('#password').fill('password1')
+      await tab.locator('form[data-form="signup"] button[type="submit"]').click()
+      await expect.poll(() => tab.locator('form[data-form="signup"] [data-form-message]').textContent(), { timeout: 5_000 }).toBe(words)
+      // With the message shown; the keyboard walk of /signup is the sign-up test's.
+      expect(await seriousAccessibilityViolations(tab), tab.url()).toEqual([])
+      await other.close()
+    }
+  })
+
   it('a wrong password is refused on the page, and the right one signs in', async () => {
     const other = await newContext()
     const tab = await newPage(other)
@@ -194,7 +212,7 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
   })
 
   it('Open is a plain link to the application, carrying no token', async () => {
-    await page.getByRole('link', { name: 'Open tasks' }).click()
+    await page.getByRole('link', { name: 'Open Tasks' }).click()
     await page.waitForURL(`${application.url}/**`)
     const target = new URL(page.url())
     expect(target.search + target.hash).toBe('')

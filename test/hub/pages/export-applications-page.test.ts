@@ -5,7 +5,9 @@ import { pageCookies, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js
 /** The export page names the applications an export asks, in the page's language. */
 describe('the export page and the applications', () => {
   const [database] = databasesUnderTest()
-  const withApplications = useHubApp(database!, { config: { appExports: { tasks: 'http://127.0.0.1:9/export/hearth', notes: 'http://127.0.0.1:9/export' } } })
+  const withApplications = useHubApp(database!, {
+    config: { appNames: { tasks: 'Tasks', notes: 'Family notes' }, appExports: { tasks: 'http://127.0.0.1:9/export/hearth', notes: 'http://127.0.0.1:9/export' } }
+  })
   const without = useHubApp(database!)
 
   const exportPage = async (app: typeof without.app, language: string) => {
@@ -17,9 +19,9 @@ describe('the export page and the applications', () => {
 
   it('lists what the applications keep, naming them and what happens to one that does not answer', async () => {
     expect(await exportPage(withApplications.app, 'en')).toContain(
-      "<li>What the family's applications keep about you, such as your tasks (tasks, notes); one that does not answer within 5 seconds is named as unavailable</li>"
+      "<li>What the family's applications keep about you, such as your tasks (Tasks, Family notes); one that does not answer within 5 seconds is named as unavailable</li>"
     )
-    expect(await exportPage(withApplications.app, 'es')).toContain('<li>Lo que las aplicaciones de la familia guardan sobre ti, como tus tareas (tasks, notes);')
+    expect(await exportPage(withApplications.app, 'es')).toContain('<li>Lo que las aplicaciones de la familia guardan sobre ti, como tus tareas (Tasks, Family notes);')
   })
 
   it('says nothing of applications when none is asked', async () => {

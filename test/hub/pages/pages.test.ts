@@ -127,13 +127,14 @@ describe('hub pages', () => {
     })
   })
 
-  it('the dashboard shows who you are, your applications with Open, and this session', async () => {
+  it('the dashboard shows who you are, your applications by name with Open, and this session', async () => {
     const response = await page('/dashboard', signedIn())
     expect(response.statusCode).toBe(200)
     expect(response.headers['cache-control']).toBe('no-store')
     expect(response.body).toContain(user.email)
-    expect(response.body).toContain(user.userId)
-    expect(response.body).toContain('<a href="http://localhost:3000">Open tasks</a>')
+    // The user id is the account page's, in small print: nothing a person needs on the dashboard.
+    expect(response.body).not.toContain(user.userId)
+    expect(response.body).toContain('<li data-application="tasks"><span class="application-name">Tasks</span><a href="http://localhost:3000">Open Tasks</a></li>')
     expect(response.body).toContain('data-session="current"')
   })
 

@@ -73,6 +73,10 @@ describe.skipIf(!withChromium)('security settings in a browser', { timeout: 90_0
     await tab.getByRole('button', { name: 'Turn on two-step sign-in' }).click()
     await tab.getByRole('heading', { name: 'Your recovery codes' }).waitFor()
     await tab.getByText('Two-step sign-in is on.', { exact: true }).waitFor()
+    // One state, before any reload: the "off" sentence and its set-up button have given way to "on".
+    await tab.getByText(/^Two-step sign-in is on: signing in/).waitFor()
+    expect(await tab.getByText(/Two-step sign-in is off/).count()).toBe(0)
+    expect(await tab.getByRole('button', { name: 'Set up two-step sign-in' }).count()).toBe(0)
     const recoveryCodes = await tab.locator('[data-recovery-code-list] li').allTextContents()
     expect(recoveryCodes).toHaveLength(10)
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/)

@@ -55,7 +55,9 @@ describe('security settings pages', () => {
     // The dialog asks for the password only: no app, no passkey to confirm with yet.
     expect(body).toContain('<template data-recent-sign-in="true"><dialog class="dialog" aria-labelledby="reauth-heading" aria-describedby="reauth-intro"')
     expect(body).toContain(`data-form="reauthenticate-password" data-refusal="${WRONG_CURRENT_PASSWORD}"`)
-    expect(body).toContain('<input id="reauth-password" name="password" type="password" autocomplete="current-password" required autofocus/>')
+    expect(body).toContain(
+      `<input type="email" name="username" autocomplete="username" value="${user.email}" hidden/><label for="reauth-password">Password</label><input id="reauth-password" name="password" type="password" autocomplete="current-password" required autofocus/>`
+    )
     expect(body).not.toContain('data-form="reauthenticate-code"')
     expect(body).not.toContain('data-form="reauthenticate-passkey"')
   })

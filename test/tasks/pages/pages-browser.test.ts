@@ -123,7 +123,7 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     await page.getByLabel('Password').fill(GOOD_PASSWORD)
     await page.getByRole('button', { name: 'Create account' }).click()
     await page.waitForURL('**/dashboard')
-    await page.getByRole('link', { name: 'Open tasks' }).click()
+    await page.getByRole('link', { name: 'Open Tasks' }).click()
     await page.waitForURL(`${tasks.url}/`)
     expect(await heading()).toBe('Your tasks')
     await expectAccessible()

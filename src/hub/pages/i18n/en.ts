@@ -26,6 +26,13 @@ export const en = {
   'error.emailTaken': 'An account with this email already exists. Sign in instead.',
   'error.tooManyRequests': 'Too many attempts. Wait a little and try again.',
   'error.generic': 'Something went wrong: {message}',
+  'refusal.passwordTooShort': 'Choose a password of at least 8 characters.',
+  'refusal.passwordTooLong': 'Choose a password of at most 128 characters.',
+  'refusal.passwordCommon': 'This password is one of the most common ones, so it is easy to guess. Choose another.',
+  'refusal.emailInvisible': 'The email address holds invisible characters. Type it again.',
+  'refusal.emailTooLong': 'The email address is too long: it can have at most 254 characters.',
+  'refusal.emailInvalid': 'Enter a valid email address, such as ana@example.com.',
+  'refusal.signupClosed': 'This hub does not take new accounts. Ask its administrator for one.',
 
   'login.title': 'Sign in',
   'login.intro': 'Sign in once to use every Hearth application.',
@@ -72,6 +79,7 @@ export const en = {
 
   'account.title': 'Your account',
   'account.profile': 'Profile',
+  'account.userId': 'Your account’s id, should an administrator ask for it: {userId}',
   'account.displayName': 'Display name',
   'account.displayNameHint': 'Up to 64 characters. Applications see it when your profile visibility allows it.',
   'account.language': 'Language',
@@ -102,7 +110,6 @@ export const en = {
 
   'dashboard.title': 'Dashboard',
   'dashboard.signedInAs': 'Signed in as {email}',
-  'dashboard.userId': 'Your user id: {userId}',
   'dashboard.applications': 'Your applications',
   'dashboard.noApplications': 'No application is registered yet.',
   'dashboard.open': 'Open {application}',
@@ -149,6 +156,7 @@ export const en = {
   'privacy.purpose.analytics': 'Analytics',
   'privacy.purpose.marketing': 'Marketing',
   'privacy.purpose.dataSharing': 'Sharing with {application}',
+  'privacy.purpose.oidc': 'Signing in to {application}',
 
   'export.title': 'Export your data',
   'export.intro': 'Download everything the hub keeps about you. An export holds:',

@@ -25,6 +25,13 @@ export const es: Record<MessageKey, string> = {
   'error.emailTaken': 'Ya existe una cuenta con este correo. Inicia sesión.',
   'error.tooManyRequests': 'Demasiados intentos. Espera un poco e inténtalo de nuevo.',
   'error.generic': 'Algo salió mal: {message}',
+  'refusal.passwordTooShort': 'Elige una contraseña de al menos 8 caracteres.',
+  'refusal.passwordTooLong': 'Elige una contraseña de 128 caracteres como máximo.',
+  'refusal.passwordCommon': 'Esta contraseña es de las más comunes, así que es fácil de adivinar. Elige otra.',
+  'refusal.emailInvisible': 'La dirección de correo contiene caracteres invisibles. Escríbela de nuevo.',
+  'refusal.emailTooLong': 'La dirección de correo es demasiado larga: puede tener 254 caracteres como máximo.',
+  'refusal.emailInvalid': 'Escribe una dirección de correo válida, como ana@example.com.',
+  'refusal.signupClosed': 'Este servicio no admite cuentas nuevas. Pide una a quien lo administra.',
 
   'login.title': 'Iniciar sesión',
   'login.intro': 'Inicia sesión una vez para usar todas las aplicaciones de Hearth.',
@@ -71,6 +78,7 @@ export const es: Record<MessageKey, string> = {
 
   'account.title': 'Tu cuenta',
   'account.profile': 'Perfil',
+  'account.userId': 'El identificador de tu cuenta, por si te lo pide quien administra el servicio: {userId}',
   'account.displayName': 'Nombre visible',
   'account.displayNameHint': 'Hasta 64 caracteres. Las aplicaciones lo ven cuando la visibilidad de tu perfil lo permite.',
   'account.language': 'Idioma',
@@ -101,7 +109,6 @@ export const es: Record<MessageKey, string> = {
 
   'dashboard.title': 'Panel',
   'dashboard.signedInAs': 'Sesión iniciada como {email}',
-  'dashboard.userId': 'Tu identificador de usuario: {userId}',
   'dashboard.applications': 'Tus aplicaciones',
   'dashboard.noApplications': 'Todavía no hay ninguna aplicación registrada.',
   'dashboard.open': 'Abrir {application}',
@@ -148,6 +155,7 @@ export const es: Record<MessageKey, string> = {
   'privacy.purpose.analytics': 'Analítica',
   'privacy.purpose.marketing': 'Marketing',
   'privacy.purpose.dataSharing': 'Compartir con {application}',
+  'privacy.purpose.oidc': 'Iniciar sesión en {application}',
 
   'export.title': 'Exporta tus datos',
   'export.intro': 'Descarga todo lo que el servicio guarda sobre ti. Una exportación contiene:',

@@ -9,13 +9,15 @@ export interface AccountDeletionSectionProps {
    * sign-in less than 10 minutes old (src/hub/deletion/routes.ts).
    */
   wrongPasswordError: string | undefined
+  /** The account's address, for password managers beside the password field. */
+  email: string | undefined
 }
 
 /**
  * "Delete my account": what goes and what stays, said before the person decides; the script sends
  * DELETE /api/account and, once it is done, takes every open tab to the login page.
  */
-export function AccountDeletionSection({ context: { t }, wrongPasswordError }: AccountDeletionSectionProps) {
+export function AccountDeletionSection({ context: { t }, wrongPasswordError, email }: AccountDeletionSectionProps) {
   return (
     <section aria-labelledby="account-deletion-heading">
       <h2 id="account-deletion-heading">{t('deletion.heading')}</h2>
@@ -26,6 +28,7 @@ export function AccountDeletionSection({ context: { t }, wrongPasswordError }: A
         form="account-deletion"
         labelledBy="account-deletion-heading"
         wrongPasswordError={wrongPasswordError}
+        email={email}
         messages={{ 'data-msg-sign-in-again': t('deletion.signInAgain') }}
       >
         {wrongPasswordError === undefined ? (

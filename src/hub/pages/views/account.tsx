@@ -19,22 +19,25 @@ export interface AccountPageProps {
   connectedApplications: ConnectedApplication[]
   /** The command that reads DATA_DIR/outbox when the hub writes its mail there (no HUB_SMTP_URL); undefined when it sends it. */
   mailOutbox: string | undefined
+  /** The account's id, shown once, small, for when an administrator asks for it. */
+  userId: string
 }
 
 /** Profile, address and password of the built-in provider's account, each its own form, and its deletion. */
-export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications, mailOutbox }: AccountPageProps) {
+export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications, mailOutbox, userId }: AccountPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('account.title')}>
       <ProfileForm context={context} profile={profile} />
       <AddressSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} mailOutbox={mailOutbox} />
-      <PasswordSection context={context} wrongPasswordError={wrongPasswordError} />
+      <PasswordSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} />
       <ConnectedApplicationsSection context={context} applications={connectedApplications} />
       <p>
         <a href="/account/security">{t('security.manageLink')}</a>
       </p>
-      <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} />
-      <RecentSignInDialog t={t} methods={recentSignIn} />
+      <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} email={profile.email} />
+      <p class="hint">{t('account.userId', { userId })}</p>
+      <RecentSignInDialog t={t} methods={recentSignIn} email={profile.email} />
     </Layout>
   )
 }
@@ -102,6 +105,7 @@ function AddressSection({ context: { t }, profile, wrongPasswordError, mailOutbo
         form="email-change"
         labelledBy="change-address-heading"
         wrongPasswordError={wrongPasswordError}
+        email={profile.email}
         messages={{ 'data-msg-email-taken': t('account.emailTaken'), 'data-msg-done': t('account.changeAddressSent') }}
       >
         <label for="new-email">{t('account.newAddress')}</label>
@@ -117,7 +121,7 @@ function AddressSection({ context: { t }, profile, wrongPasswordError, mailOutbo
   )
 }
 
-function PasswordSection({ context: { t }, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'wrongPasswordError'>) {
+function PasswordSection({ context: { t }, profile, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError'>) {
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">{t('form.password')}</h2>
@@ -126,6 +130,7 @@ function PasswordSection({ context: { t }, wrongPasswordError }: Pick<AccountPag
         form="password-change"
         labelledBy="password-heading"
         wrongPasswordError={wrongPasswordError}
+        email={profile.email}
         messages={{ 'data-msg-done': t('account.passwordChanged') }}
       >
         <label for="current-password">{t('account.currentPassword')}</label>

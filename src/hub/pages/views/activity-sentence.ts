@@ -1,5 +1,6 @@
 import type { ActivityEvent } from '../../audit/activity.js'
 import type { AuditEventType } from '../../audit/events.js'
+import { type ApplicationNames, applicationName } from '../application-names.js'
 import type { MessageKey, Translate } from '../i18n/index.js'
 import { purposeLabel } from './privacy.js'
 
@@ -12,13 +13,16 @@ export const SENTENCE_NAMES_DEVICE: ReadonlySet<AuditEventType> = new Set(['sign
 /**
  * The event in the page's words. The sentence's `{placeholders}` are named after the detail fields
  * the event shows (`ACTIVITY_DETAIL_FIELDS`), plus `{device}`; a few types read differently by detail.
+ * Applications are named as the pages name them (`names`), not by their ids.
  */
-export function activitySentence(t: Translate, { type, detail }: ActivityEvent, device: string): string {
+export function activitySentence(t: Translate, { type, detail }: ActivityEvent, device: string, names: ApplicationNames): string {
   switch (type) {
     case 'session.ended':
       return detail.scope === 'others' ? t('activity.event.session.ended.others', { count: Number(detail.count ?? 0) }) : t(activitySentenceKey(type))
     case 'consent.recorded':
-      return t(detail.granted === false ? 'activity.event.consent.recorded.withdrawn' : activitySentenceKey(type), { purpose: purposeLabel(t, String(detail.purpose ?? '')) })
+      return t(detail.granted === false ? 'activity.event.consent.recorded.withdrawn' : activitySentenceKey(type), { purpose: purposeLabel(t, String(detail.purpose ?? ''), names) })
+    case 'sso-token.issued':
+      return t(activitySentenceKey(type), { audience: applicationName(names, String(detail.audience ?? '')) })
     case 'export.created':
       return t(activitySentenceKey(type), { format: String(detail.format ?? '').toUpperCase() })
     default:

@@ -1,5 +1,6 @@
 import type { ActivityPage as ActivityList } from '../../audit/activity.js'
 import { deviceOf } from '../../sessions/device.js'
+import type { ApplicationNames } from '../application-names.js'
 import { ColumnHeadings, Layout, type PageContext, Timestamp } from '../layout.js'
 import { SENTENCE_NAMES_DEVICE, activitySentence } from './activity-sentence.js'
 import { deviceLabel } from './device-label.js'
@@ -9,10 +10,11 @@ export interface ActivityPageProps {
   activity: ActivityList
   /** Whether this is an older page, reached through "older activity". */
   older: boolean
+  names: ApplicationNames
 }
 
 /** The person's activity log, a page at a time; plain links page through it, no script needed. */
-export function ActivityPage({ context, activity: { events, nextCursor }, older }: ActivityPageProps) {
+export function ActivityPage({ context, activity: { events, nextCursor }, older, names }: ActivityPageProps) {
   const { t, language } = context
   return (
     <Layout context={context} title={t('activity.title')}>
@@ -30,7 +32,7 @@ export function ActivityPage({ context, activity: { events, nextCursor }, older 
               const origin = [SENTENCE_NAMES_DEVICE.has(event.type) || !event.userAgent ? null : device, event.ip].filter(Boolean).join(' · ')
               return (
                 <tr data-type={event.type}>
-                  <td data-label={t('activity.what')}>{activitySentence(t, event, device)}</td>
+                  <td data-label={t('activity.what')}>{activitySentence(t, event, device, names)}</td>
                   <td data-label={t('activity.when')}>
                     <Timestamp iso={event.at} language={language} />
                   </td>

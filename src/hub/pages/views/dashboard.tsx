@@ -7,32 +7,36 @@ export interface PageUser {
   email: string
 }
 
+/** A registered application as the dashboard lists it: by its display name, with the link to it. */
+export interface DashboardApplication {
+  id: string
+  name: string
+  url: string
+}
+
 export interface DashboardProps {
   context: PageContext
   user: PageUser
-  /** Registered applications: id → URL. */
-  applications: Readonly<Record<string, string>>
+  applications: readonly DashboardApplication[]
   /** Newest first, named by their handles: never by the id the auth cookie carries. */
   sessions: AccountSession[]
 }
 
 export function DashboardPage({ context, user, applications, sessions }: DashboardProps) {
   const { t } = context
-  const entries = Object.entries(applications)
   return (
     <Layout context={context} title={t('dashboard.title')}>
       <p>{t('dashboard.signedInAs', { email: user.email })}</p>
-      <p class="hint">{t('dashboard.userId', { userId: user.userId })}</p>
 
       <h2>{t('dashboard.applications')}</h2>
-      {entries.length === 0 ? (
+      {applications.length === 0 ? (
         <p>{t('dashboard.noApplications')}</p>
       ) : (
         <ul class="application-list">
-          {entries.map(([application, url]) => (
-            <li>
-              <span class="application-name">{application}</span>
-              <a href={url}>{t('dashboard.open', { application })}</a>
+          {applications.map(({ id, name, url }) => (
+            <li data-application={id}>
+              <span class="application-name">{name}</span>
+              <a href={url}>{t('dashboard.open', { application: name })}</a>
             </li>
           ))}
         </ul>

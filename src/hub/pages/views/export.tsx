@@ -4,7 +4,7 @@ import { FormMessage, Layout, type PageContext } from '../layout.js'
 export interface ExportPageProps {
   context: PageContext
   datasets: readonly { name: string; description: string }[]
-  /** The applications asked for what they hold about the person, by id. */
+  /** The applications asked for what they hold about the person, by display name. */
   applications: readonly string[]
 }
 

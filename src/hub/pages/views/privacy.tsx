@@ -1,5 +1,6 @@
 import type { ConsentOverview } from '../../privacy/service.js'
 import { OPTIONAL_COOKIES, PROFILE_VISIBILITIES, type PrivacySettings, RETENTION_DAYS } from '../../privacy/settings.js'
+import { type ApplicationNames, applicationName, clientName } from '../application-names.js'
 import type { Translate } from '../i18n/index.js'
 import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../layout.js'
 
@@ -10,6 +11,7 @@ export interface PrivacyPageProps {
   context: PageContext
   settings: PrivacySettings
   consents: ConsentOverview
+  names: ApplicationNames
 }
 
 /** The purposes the page offers a choice for: the terms, the optional cookies that need consent, and sharing per application. */
@@ -17,25 +19,27 @@ export function consentPurposes(applications: readonly string[]): string[] {
   return ['terms', 'analytics', 'marketing', ...applications.map((application) => `data-sharing:${application}`)]
 }
 
-export function purposeLabel(t: Translate, purpose: string): string {
-  if (purpose.startsWith('data-sharing:')) return t('privacy.purpose.dataSharing', { application: purpose.slice('data-sharing:'.length) })
+/** A purpose in the page's words; an application in one (`data-sharing:<id>`, `oidc:<client id>`) by its name. */
+export function purposeLabel(t: Translate, purpose: string, names: ApplicationNames): string {
+  if (purpose.startsWith('data-sharing:')) return t('privacy.purpose.dataSharing', { application: applicationName(names, purpose.slice('data-sharing:'.length)) })
+  if (purpose.startsWith('oidc:')) return t('privacy.purpose.oidc', { application: clientName(names, purpose.slice('oidc:'.length)) })
   if (purpose === 'terms' || purpose === 'analytics' || purpose === 'marketing') return t(`privacy.purpose.${purpose}`)
   return purpose
 }
 
-export function PrivacyPage({ context, settings, consents }: PrivacyPageProps) {
+export function PrivacyPage({ context, settings, consents, names }: PrivacyPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('privacy.title')}>
-      <SettingsForm context={context} settings={settings} />
-      <ConsentChoices context={context} consents={consents} purposes={consentPurposes(Object.keys(settings.dataSharing))} />
-      <ConsentHistory context={context} consents={consents} />
+      <SettingsForm context={context} settings={settings} names={names} />
+      <ConsentChoices context={context} consents={consents} purposes={consentPurposes(Object.keys(settings.dataSharing))} names={names} />
+      <ConsentHistory context={context} consents={consents} names={names} />
     </Layout>
   )
 }
 
 /** Field names are the document's paths (`cookies.analytics`), so the client builds the PUT body from them alone. */
-function SettingsForm({ context: { t, language }, settings }: { context: PageContext; settings: PrivacySettings }) {
+function SettingsForm({ context: { t, language }, settings, names }: { context: PageContext; settings: PrivacySettings; names: ApplicationNames }) {
   const applications = Object.entries(settings.dataSharing)
   return (
     <section aria-labelledby="settings-heading">
@@ -48,7 +52,7 @@ function SettingsForm({ context: { t, language }, settings }: { context: PageCon
           <fieldset>
             <legend>{t('privacy.dataSharing')}</legend>
             {applications.map(([application, shared]) => (
-              <Checkbox name={`dataSharing.${application}`} label={application} checked={shared} />
+              <Checkbox name={`dataSharing.${application}`} label={applicationName(names, application)} checked={shared} />
             ))}
           </fieldset>
         )}
@@ -103,7 +107,7 @@ function Checkbox({ name, label, checked, disabled }: { name: string; label: str
   )
 }
 
-function ConsentChoices({ context: { t, language }, consents, purposes }: { context: PageContext; consents: ConsentOverview; purposes: string[] }) {
+function ConsentChoices({ context: { t, language }, consents, purposes, names }: { context: PageContext; consents: ConsentOverview; purposes: string[]; names: ApplicationNames }) {
   return (
     <section aria-labelledby="consent-heading">
       <h2 id="consent-heading">{t('privacy.consents')}</h2>
@@ -114,7 +118,7 @@ function ConsentChoices({ context: { t, language }, consents, purposes }: { cont
           {purposes.map((purpose) => {
             const current = consents.current[purpose]
             const granted = current?.granted ?? false
-            const label = purposeLabel(t, purpose)
+            const label = purposeLabel(t, purpose, names)
             return (
               <tr data-purpose={purpose} data-granted={granted ? 'true' : 'false'}>
                 <th scope="row">{label}</th>
@@ -141,7 +145,7 @@ function ConsentChoices({ context: { t, language }, consents, purposes }: { cont
   )
 }
 
-function ConsentHistory({ context: { t, language }, consents }: { context: PageContext; consents: ConsentOverview }) {
+function ConsentHistory({ context: { t, language }, consents, names }: { context: PageContext; consents: ConsentOverview; names: ApplicationNames }) {
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">{t('privacy.history')}</h2>
@@ -156,7 +160,7 @@ function ConsentHistory({ context: { t, language }, consents }: { context: PageC
                 <td data-label={t('privacy.recordedAt')}>
                   <Timestamp iso={record.recordedAt} language={language} />
                 </td>
-                <td data-label={t('privacy.purpose')}>{purposeLabel(t, record.purpose)}</td>
+                <td data-label={t('privacy.purpose')}>{purposeLabel(t, record.purpose, names)}</td>
                 <td data-label={t('privacy.decision')}>{record.granted ? t('privacy.granted') : t('privacy.withdrawn')}</td>
                 <td data-label={t('privacy.version')}>{record.version ?? '—'}</td>
               </tr>

@@ -3,6 +3,7 @@ import { PASSKEY_NOT_ACCEPTED } from '../../passkeys/schemas.js'
 import { WRONG_CODE } from '../../two-step/two-step.js'
 import type { Translate } from '../i18n/index.js'
 import { FormMessage } from '../layout.js'
+import { AccountUsername } from './passwords.js'
 
 /** The ways the signed-in person can confirm it is them: the password always, the others when they have them. */
 export interface RecentSignInMethods {
@@ -15,13 +16,14 @@ export interface RecentSignInMethods {
  * template, inert until then: its fields are not in the page's tab order or its forms' reach.
  * Each way of confirming is its own form, naming the one 401 text that is the form's to show.
  */
-export function RecentSignInDialog({ t, methods }: { t: Translate; methods: RecentSignInMethods }) {
+export function RecentSignInDialog({ t, methods, email }: { t: Translate; methods: RecentSignInMethods; email: string }) {
   return (
     <template data-recent-sign-in>
       <dialog class="dialog" aria-labelledby="reauth-heading" aria-describedby="reauth-intro" data-msg-cancelled={t('reauth.cancelled')}>
         <h2 id="reauth-heading">{t('reauth.heading')}</h2>
         <p id="reauth-intro">{t('reauth.intro')}</p>
         <form class="stacked-form" data-form="reauthenticate-password" data-refusal={WRONG_CURRENT_PASSWORD} data-msg-invalid-credentials={t('account.wrongPassword')}>
+          <AccountUsername email={email} />
           <label for="reauth-password">{t('form.password')}</label>
           <input id="reauth-password" name="password" type="password" autocomplete="current-password" required autofocus />
           <button type="submit">{t('reauth.confirmPassword')}</button>

@@ -42,6 +42,8 @@ export function ResetPasswordPage({ context, linkRefusedError }: { context: Page
         data-msg-link-refused={t('link.refused')}
         data-msg-link-missing={t('link.missing')}
       >
+        {/* Filled by the script with the address the link came with, for password managers. */}
+        <input type="email" name="username" autocomplete="username" hidden data-link-account />
         <label for="new-password">{t('form.newPassword')}</label>
         <NewPasswordInput id="new-password" name="password" />
         <PasswordHint t={t} />

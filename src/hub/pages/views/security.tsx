@@ -20,13 +20,15 @@ export interface SecurityPageProps {
   context: PageContext
   sessions: AccountSession[]
   signIn: OwnSignInSettings | undefined
+  /** The account's address, for password managers in the recent-sign-in dialog's password form. */
+  email: string
 }
 
 /**
  * Sessions, and with the built-in provider two-step sign-in and passkeys. Under an external
  * provider, whose people have no account page, this page also offers to delete the account.
  */
-export function SecurityPage({ context, sessions, signIn }: SecurityPageProps) {
+export function SecurityPage({ context, sessions, signIn, email }: SecurityPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('security.title')}>
@@ -36,12 +38,12 @@ export function SecurityPage({ context, sessions, signIn }: SecurityPageProps) {
         <>
           <TwoStepSection context={context} state={signIn.twoStep} />
           <PasskeysSection context={context} passkeys={signIn.passkeys} />
-          <RecentSignInDialog t={t} methods={{ code: signIn.twoStep.on, passkey: signIn.passkeys.length > 0 }} />
+          <RecentSignInDialog t={t} methods={{ code: signIn.twoStep.on, passkey: signIn.passkeys.length > 0 }} email={email} />
         </>
       ) : (
         <>
           <p>{t('security.externalProvider')}</p>
-          <AccountDeletionSection context={context} wrongPasswordError={undefined} />
+          <AccountDeletionSection context={context} wrongPasswordError={undefined} email={undefined} />
         </>
       )}
     </Layout>
@@ -51,6 +53,8 @@ export function SecurityPage({ context, sessions, signIn }: SecurityPageProps) {
 /**
  * The set-up and the recovery codes are templates the script fills in: the secret and the codes
  * come from the API once, and are never part of a page the server renders or a browser caches.
+ * The state (`data-two-step-state`) is one block the script replaces once the set-up is confirmed,
+ * so the section never says both "off" and "on".
  */
 function TwoStepSection({ context: { t }, state }: { context: PageContext; state: TwoStepState }) {
   return (
@@ -58,11 +62,12 @@ function TwoStepSection({ context: { t }, state }: { context: PageContext; state
       aria-labelledby="two-step-heading"
       data-two-step={state.on ? 'on' : 'off'}
       data-msg-enabled={t('totp.enabled')}
+      data-msg-on={t('totp.on')}
       data-msg-email-taken={t('totp.changedElsewhere')}
     >
       <h2 id="two-step-heading">{t('totp.heading')}</h2>
       {state.on ? (
-        <>
+        <div data-two-step-state>
           <p>{t('totp.on')}</p>
           <p>{t('totp.codesLeft', { count: state.recoveryCodesLeft })}</p>
           <p class="button-row">
@@ -73,16 +78,16 @@ function TwoStepSection({ context: { t }, state }: { context: PageContext; state
               {t('totp.disable')}
             </button>
           </p>
-        </>
+        </div>
       ) : (
-        <>
+        <div data-two-step-state>
           <p>{t('totp.off')}</p>
           <p>
             <button type="button" data-action="totp-begin">
               {t('totp.begin')}
             </button>
           </p>
-        </>
+        </div>
       )}
       <FormMessage />
       <template data-totp-setup>
