@@ -167,7 +167,7 @@ describe.each(databasesUnderTest())('account pre-hijacking on $name', { timeout:
     expect(page.body).toContain('Tu contraseña se cambió y tu dirección ya está confirmada. No se había confirmado antes')
   })
 
-  it('leaves a verified account’s passkey, two-step sign-in and applications alone: 204 as before, and the mail says nothing more', async () => {
+  it('leaves a verified account’s passkey and two-step sign-in alone: 204 as before, and the mail says nothing more', async () => {
     const email = uniqueEmail('verified')
     const owner = await signUpAndLogIn(hub.app, email)
     await confirmAddress(hub.app, hub.handle.db, owner)
