@@ -27,9 +27,12 @@ export function createAccountMail(db: Kysely<Database>, queue: MailQueue, public
     sendPasswordReset: (account: MailedAccount, now: Date) => sendWithToken(account, 'password-reset', passwordResetMail, now),
     sendVerification: (account: MailedAccount, now: Date) => sendWithToken(account, 'email-verification', emailVerificationMail, now),
 
-    /** Queued in the caller's transaction, so the notice goes out exactly when the change commits. */
-    async sendPasswordChanged(account: MailedAccount, now: Date, trx: Kysely<Database>): Promise<void> {
-      const mail = passwordChangedMail({ publicUrl, language: languageOfAccount(account.locale), email: account.email })
+    /**
+     * Queued in the caller's transaction, so the notice goes out exactly when the change commits;
+     * `firstProofOfAddress` when a reset first proved the address and removed what was added before.
+     */
+    async sendPasswordChanged(account: MailedAccount, now: Date, trx: Kysely<Database>, { firstProofOfAddress = false } = {}): Promise<void> {
+      const mail = passwordChangedMail({ publicUrl, language: languageOfAccount(account.locale), email: account.email, firstProofOfAddress })
       await queue.enqueue({ ...mail, to: account.email, userId: account.userId }, now, trx)
     },
 

@@ -13,7 +13,8 @@ import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-even
 import { normaliseEmail, passwordProblem } from '../users/credentials.js'
 import { hashPassword } from '../users/password-hashing.js'
 import type { AccountMail } from './account-mail.js'
-import { Done, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
+import { removeWaysInOfEarlierHolder } from './first-proof.js'
+import { Done, FirstProofReset, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
 
 export interface PasswordResetDependencies {
   db: Kysely<Database>
@@ -77,10 +78,11 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
     '/api/auth/password-reset/confirm',
     {
       schema: {
-        summary: 'Set a new password with the token of a reset link; ends every session of the account',
+        summary:
+          'Set a new password with the token of a reset link; ends every session of the account. When the address was not verified before, also removes every passkey, two-step sign-in and application grant (200, saying what went)',
         tags: ['auth'],
         body: PasswordResetConfirmation,
-        response: { 204: Done, ...errorResponses(400, 403) }
+        response: { 200: FirstProofReset, 204: Done, ...errorResponses(400, 403) }
       }
     },
     async (request, reply) => {
@@ -94,6 +96,9 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
         const userId = await accountMail.tokens.consume(token, 'password-reset', at, trx)
         if (userId === null) return undefined
         // The link reached this address, which proves it as well as a verification link would.
+        // Whether it is the first proof is answered by the update that sets the flag, so of two
+        // proofs racing only one finds it unset.
+        const proven = await trx.updateTable('users').set({ emailVerified: 1 }).where('id', '=', userId).where('emailVerified', '=', 0).executeTakeFirst()
         const user = await trx
           .updateTable('users')
           .set({ passwordHash, emailVerified: 1, updatedAt: at.toISOString() })
@@ -102,17 +107,26 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
           .executeTakeFirst()
         if (!user) return undefined
         const changed = { userId: user.id, email: user.email, locale: user.locale }
-        // An address change asked for with the old password may be how someone else keeps the account.
-        await accountMail.tokens.cancel(user.id, ['email-change'], trx)
-        await accountMail.sendPasswordChanged(changed, at, trx)
+        // Until now anyone could have made the account with this address: what they added to it
+        // would outlast the reset (account pre-hijacking, docs/account.md), so it goes.
+        const removed = Number(proven.numUpdatedRows) > 0 ? await removeWaysInOfEarlierHolder(trx, user.id, at) : null
+        // An address change asked for with the old password may be how someone else keeps the
+        // account; a pending verification link has nothing left to prove.
+        await accountMail.tokens.cancel(user.id, removed ? ['email-change', 'email-verification'] : ['email-change'], trx)
+        await accountMail.sendPasswordChanged(changed, at, trx, { firstProofOfAddress: removed !== null })
         await securityEvents.record(trx, SECURITY_EVENT_TYPES.sessionsRevoked, user.id, at)
-        return changed
+        return { ...changed, removed }
       })
       if (!account) throw badRequest(INVALID_RESET_LINK)
       // After the commit, so a session begun with the old password while it ran ends too.
       const endedSessions = await sessions.revokeAllOf(account.userId)
-      await audit(request, { userId: account.userId, type: 'password.reset', detail: { endedSessions } })
-      return reply.code(204).send(null)
+      if (account.removed === null) {
+        await audit(request, { userId: account.userId, type: 'password.reset', detail: { endedSessions } })
+        return reply.code(204).send(null)
+      }
+      const removed = { ...account.removed, sessions: endedSessions }
+      await audit(request, { userId: account.userId, type: 'password.reset', detail: { endedSessions, firstProofOfAddress: true, removed } })
+      return reply.code(200).send({ removed })
     }
   )
 }

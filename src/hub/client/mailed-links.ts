@@ -46,13 +46,16 @@ async function requestPasswordReset(form: HTMLFormElement): Promise<string> {
   return message('msgDone', form).replace('{email}', email)
 }
 
-/** Every session of the account ends with the reset, this tab's too: on to the login page. */
+/**
+ * Every session of the account ends with the reset, this tab's too: on to the login page, which
+ * also says what went when the reset was the first proof of the address (a 200 rather than 204).
+ */
 async function resetPassword(form: HTMLFormElement): Promise<void> {
   const token = linkToken(form)
   if (!token) throw new Error(message('msgLinkMissing', form))
-  await api('POST', '/api/auth/password-reset/confirm', { token, password: field(form, 'password') })
+  const response = await api('POST', '/api/auth/password-reset/confirm', { token, password: field(form, 'password') })
   forgetLinkToken(form)
-  location.assign('/login?notice=password-reset')
+  location.assign(response.status === 200 ? '/login?notice=password-reset-first-proof' : '/login?notice=password-reset')
 }
 
 export const recoveryForms: FormHandlers = {

@@ -33,6 +33,8 @@ const en = {
   'passwordChanged.link': 'I did not do this: reset my password',
   'passwordChanged.ignore': 'If it was you, there is nothing more to do.',
   'passwordChanged.introInSession': 'The password of the Hearth account {email} was changed by someone signed in to it, and every other session of the account was ended.',
+  'passwordChanged.firstProof':
+    'The address had not been confirmed before: this reset was the first proof that it is yours, and it is confirmed now. Since anyone could have made the account with it until then, everything added to it before was removed: its passkeys, two-step sign-in with its recovery codes, and the applications allowed to sign in with it. Add again those that were yours.',
   'emailChange.subject': 'Confirm the new address of your Hearth account',
   'emailChange.intro': 'Someone signed in to the Hearth account {oldEmail} asked to use {newEmail} as its address from now on. If it was you, confirm with this link:',
   'emailChange.link': 'Confirm my new address',
@@ -91,6 +93,8 @@ const es: Record<MailMessageKey, string> = {
   'passwordChanged.link': 'No he sido yo: restablecer mi contraseña',
   'passwordChanged.ignore': 'Si has sido tú, no tienes que hacer nada más.',
   'passwordChanged.introInSession': 'Alguien con la sesión iniciada en la cuenta de Hearth {email} ha cambiado su contraseña, y se han cerrado todas las demás sesiones de la cuenta.',
+  'passwordChanged.firstProof':
+    'La dirección no se había confirmado antes: este restablecimiento ha sido la primera prueba de que es tuya, y ya está confirmada. Como hasta ahora cualquiera podía haber creado la cuenta con ella, se ha quitado todo lo que se le había añadido: sus llaves de acceso, el inicio de sesión en dos pasos con sus códigos de recuperación y las aplicaciones autorizadas a iniciar sesión con ella. Vuelve a añadir lo que fuera tuyo.',
   'emailChange.subject': 'Confirma la nueva dirección de tu cuenta de Hearth',
   'emailChange.intro': 'Alguien con la sesión iniciada en la cuenta de Hearth {oldEmail} ha pedido usar {newEmail} como su dirección a partir de ahora. Si has sido tú, confírmalo con este enlace:',
   'emailChange.link': 'Confirmar mi nueva dirección',

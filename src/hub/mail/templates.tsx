@@ -60,13 +60,15 @@ export function emailVerificationMail(options: { publicUrl: string; language: La
 /**
  * The notice that the password was changed; its link asks for a new reset, the way back for an
  * owner whose password someone else changed. It carries no token: it grants nothing by itself.
+ * A reset that first proved the address also says what it removed (docs/account.md, "Account
+ * pre-hijacking").
  */
-export function passwordChangedMail(options: { publicUrl: string; language: Language; email: string }): RenderedMail {
+export function passwordChangedMail(options: { publicUrl: string; language: Language; email: string; firstProofOfAddress?: boolean }): RenderedMail {
   const t = mailTranslatorFor(options.language)
   return renderMail({
     language: options.language,
     subject: t('passwordChanged.subject'),
-    before: [t('passwordChanged.intro', { email: options.email })],
+    before: [t('passwordChanged.intro', { email: options.email }), ...(options.firstProofOfAddress ? [t('passwordChanged.firstProof')] : [])],
     link: { label: t('passwordChanged.link'), url: `${options.publicUrl}/forgot-password` },
     after: [t('passwordChanged.ignore')],
     footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })

@@ -142,7 +142,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     return { list: await activity.page(userId, { limit }), older: false }
   }
   /** A pending set-up is not on: sign-in does not ask for its codes. */
-  const ownSignInSettingsOf = async (userId: string): Promise<OwnSignInSettings | undefined> => {
+  const ownSignInSettingsOf = async (userId: string): Promise<Omit<OwnSignInSettings, 'addressVerified'> | undefined> => {
     if (!ownSignIn) return undefined
     const [credential, recoveryCodesLeft, passkeys] = await Promise.all([
       ownSignIn.twoStep.credentialOf(userId),
@@ -151,7 +151,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     ])
     return { twoStep: { on: credential?.confirmedAt != null, recoveryCodesLeft }, passkeys }
   }
-  const recentSignInMethodsOf = (settings: OwnSignInSettings | undefined): RecentSignInMethods => ({
+  const recentSignInMethodsOf = (settings: Omit<OwnSignInSettings, 'addressVerified'> | undefined): RecentSignInMethods => ({
     code: settings?.twoStep.on ?? false,
     passkey: (settings?.passkeys.length ?? 0) > 0
   })
@@ -207,8 +207,9 @@ export async function hubPages(app: App, options: HubPagesOptions) {
 
     pages.get('/account/security', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
-      const [sessions, signIn] = await Promise.all([sessionsOf(session), ownSignInSettingsOf(session.userId)])
-      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session)} sessions={sessions} signIn={signIn} email={session.email} />)
+      const [sessions, settings, profile] = await Promise.all([sessionsOf(session), ownSignInSettingsOf(session.userId), ownAccount?.profileOf(session.userId)])
+      const signIn = settings && { ...settings, addressVerified: profile?.emailVerified ?? false }
+      return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session, profile?.locale)} sessions={sessions} signIn={signIn} email={session.email} />)
     })
 
     pages.get('/privacy', { schema: { hide } }, async (request, reply) => {

@@ -6,6 +6,7 @@ import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import { normaliseDisplayName, visibleNameProblem } from '../account/display-name.js'
 import { languageOfAccount } from '../account/locale.js'
+import { requireVerifiedAddress } from '../account/verified-address.js'
 import type { AuditRequest } from '../audit/context.js'
 import { conflict } from '../http-errors.js'
 import type { MailQueue } from '../mail/queue.js'
@@ -57,6 +58,8 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   const { db, passkeys, challenges, users, relyingParty, mailQueue, recentSignIn, audit, publicUrl, now } = deps
   // On the options too, so a page asks for the proof before the authenticator's prompt, not after.
   const preHandler = recentSignIn.require
+  // Adding also needs the address proven: 403 before the recent sign-in is asked for.
+  const addingPreHandlers = [requireVerifiedAddress(users), recentSignIn.require]
   const accountOf = async (userId: string) => {
     const user = await users.findById(userId)
     // A session outlives no account, but a read can race its deletion.
@@ -67,9 +70,9 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.post(
     `${PASSKEYS_PATH}/options`,
     {
-      preHandler,
+      preHandler: addingPreHandlers,
       schema: {
-        summary: 'Begin adding a passkey: options for navigator.credentials.create(), valid 5 minutes, once, in this session',
+        summary: 'Begin adding a passkey: options for navigator.credentials.create(), valid 5 minutes, once, in this session; the address must be verified (403)',
         tags,
         response: { 200: CeremonyOptions, ...errorResponses(401, 403, 409) }
       }
@@ -89,7 +92,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.post(
     PASSKEYS_PATH,
     {
-      preHandler,
+      preHandler: addingPreHandlers,
       schema: {
         summary: 'Finish adding a passkey with the browser’s answer to the options',
         tags,

@@ -3,6 +3,7 @@ import type { UserRow } from '../../shared/database/schema.js'
 import { unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
+import { requireVerifiedAddress } from '../account/verified-address.js'
 import type { AuditRequest } from '../audit/context.js'
 import { sessionOf } from '../plugins/session.js'
 import type { RecentSignIn } from '../sessions/recent-sign-in.js'
@@ -31,13 +32,15 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
     return user
   }
   const preHandler = recentSignIn.require
+  // Turning it on also needs the address proven: 403 before the recent sign-in is asked for.
+  const turningOnPreHandlers = [requireVerifiedAddress(users), recentSignIn.require]
 
   app.post(
     '/api/account/totp',
     {
-      preHandler,
+      preHandler: turningOnPreHandlers,
       schema: {
-        summary: 'Start setting up an authenticator app: a new secret, pending until a code of it is confirmed',
+        summary: 'Start setting up an authenticator app: a new secret, pending until a code of it is confirmed; the address must be verified (403)',
         tags,
         response: { 200: TotpSetupResponse, ...errorResponses(401, 403, 409) }
       }
@@ -48,7 +51,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.post(
     '/api/account/totp/confirm',
     {
-      preHandler,
+      preHandler: turningOnPreHandlers,
       schema: {
         summary: 'Confirm the pending set-up with a code from the app: two-step sign-in is on, and here are its recovery codes',
         tags,
@@ -67,7 +70,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.delete(
     '/api/account/totp',
     {
-      preHandler,
+      preHandler: turningOnPreHandlers,
       schema: {
         summary: 'Turn two-step sign-in off (or drop a pending set-up): its recovery codes go with it',
         tags,

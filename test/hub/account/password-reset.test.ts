@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { INVALID_RESET_LINK } from '../../../src/hub/account/password-reset.js'
 import { SESSION_CACHE_TTL_MS } from '../../../src/hub/sessions/sessions.js'
-import { anonymousHeaders, linkToken, mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
+import { anonymousHeaders, confirmAddress, linkToken, mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { GOOD_PASSWORD, HUB_ORIGIN, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
@@ -24,7 +24,7 @@ describe.each(databasesUnderTest())('password reset on $name', (database) => {
   const auditTypesOf = async (userId: string) =>
     (await hub.handle.db.selectFrom('auditEvents').select('type').where('userId', '=', userId).execute()).map(({ type }) => type)
 
-  it('runs the whole reset: mail, link, new password; every old session ends, the old password is refused', async () => {
+  it('runs the whole reset: mail, link, new password; every old session ends, the old password is refused; a first proof of the address says so', async () => {
     const email = uniqueEmail('reset')
     const user = await signUpAndLogIn(hub.app, email)
     const other = await signUpAndLogIn(hub.app, uniqueEmail('bystander'))
@@ -40,7 +40,9 @@ describe.each(databasesUnderTest())('password reset on $name', (database) => {
     const token = linkToken(mail, '/reset-password')
 
     const confirmed = await confirm(token)
-    expect(confirmed.statusCode, confirmed.body).toBe(204)
+    // The address was not verified: this reset proves it first, and says what it removed (nothing here but the session).
+    expect(confirmed.statusCode, confirmed.body).toBe(200)
+    expect(confirmed.json()).toEqual({ removed: { passkeys: 0, twoStep: false, applications: 0, sessions: 1 } })
     // Ended at once on this instance, cache or not; the bystander's session stays.
     expect((await hub.app.inject({ method: 'GET', url: '/api/account/sessions', headers: user.headers })).statusCode).toBe(401)
     expect((await hub.app.inject({ method: 'GET', url: '/api/account/sessions', headers: other.headers })).statusCode).toBe(200)
@@ -67,7 +69,7 @@ describe.each(databasesUnderTest())('password reset on $name', (database) => {
     expect(exported.statusCode, exported.body).toBe(200)
     const trail = exported.json<{ datasets: { auditTrail: { type: string; detail: unknown }[] } }>().datasets.auditTrail
     expect(trail.map(({ type }) => type)).toEqual(expect.arrayContaining(['password.reset.requested', 'password.reset']))
-    expect(trail.find(({ type }) => type === 'password.reset')?.detail).toEqual({ endedSessions: 1 })
+    expect(trail.find(({ type }) => type === 'password.reset')?.detail).toEqual({ endedSessions: 1, firstProofOfAddress: true, removed: { passkeys: 0, twoStep: false, applications: 0, sessions: 1 } })
     expect(exported.body).not.toContain(token)
     const events = await hub.handle.db.selectFrom('auditEvents').select('detail').where('userId', '=', user.userId).execute()
     expect(JSON.stringify(events)).not.toContain(token)
@@ -89,7 +91,8 @@ describe.each(databasesUnderTest())('password reset on $name', (database) => {
 
   it('uses a token once, and only the newest one', async () => {
     const email = uniqueEmail('once')
-    await signUpAndLogIn(hub.app, email)
+    // Confirmed, so the reset answers as it always has: 204.
+    await confirmAddress(hub.app, hub.handle.db, await signUpAndLogIn(hub.app, email), clock.now())
     await requestReset(email)
     const first = linkToken((await resetMailsTo(email, 1))[0], '/reset-password')
     await requestReset(email)
@@ -127,7 +130,8 @@ describe.each(databasesUnderTest())('password reset on $name', (database) => {
     expect(short.statusCode).toBe(400)
     expect(short.json()).toEqual({ error: 'Password must be at least 8 characters' })
     expect((await confirm(token, 'password1')).json()).toEqual({ error: 'Password is too common; choose one that is harder to guess' })
-    expect((await confirm(token)).statusCode).toBe(204)
+    // 200: the first proof of the address.
+    expect((await confirm(token)).statusCode).toBe(200)
   })
 
   it('allows 5 requests an hour per address, known or not, then 429 with Retry-After', async () => {

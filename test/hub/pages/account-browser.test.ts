@@ -39,7 +39,7 @@ describe.skipIf(!withChromium)('account pages in a browser', { timeout: 60_000 }
     return linkToken(mails.filter((mail) => mail.text?.includes(`${path}#token=`)).at(-1), path)
   }
 
-  it('resets a forgotten password from the mailed link: the new password signs in, the old one is refused', async () => {
+  it('resets a forgotten password from the mailed link: the new password signs in, the old one is refused; the first reset of an unconfirmed address says what it removed', async () => {
     const email = `reset-${process.pid}@example.com`
     await signUp(email)
     const tab = await newTab()
@@ -63,8 +63,9 @@ describe.skipIf(!withChromium)('account pages in a browser', { timeout: 60_000 }
     await expectAccessible(tab)
     await tab.getByLabel('New password').fill(NEW_PASSWORD)
     await tab.getByRole('button', { name: 'Change password' }).click()
-    await tab.waitForURL('**/login?notice=password-reset')
-    await tab.getByText('Your password was changed and every session of your account was signed out.').waitFor()
+    // The address had not been confirmed: this reset was its first proof, and the page says what went with it.
+    await tab.waitForURL('**/login?notice=password-reset-first-proof')
+    await tab.getByText('Your password was changed and your address is confirmed now. It had not been confirmed before').waitFor()
     await expectAccessible(tab)
     await signIn(tab, email, NEW_PASSWORD)
     await tab.waitForURL('**/dashboard')
@@ -81,6 +82,15 @@ describe.skipIf(!withChromium)('account pages in a browser', { timeout: 60_000 }
     await elsewhere.getByText('This link is invalid, used or expired.').waitFor()
     await elsewhere.getByRole('link', { name: 'Ask for a new one' }).click()
     await elsewhere.waitForURL('**/forgot-password')
+
+    // The next reset finds the address confirmed: the usual page.
+    await elsewhere.getByLabel('Email').fill(email)
+    await elsewhere.getByRole('button', { name: 'Send the link' }).click()
+    await elsewhere.goto(`/reset-password#token=${await mailedToken(email, '/reset-password', 4)}`)
+    await elsewhere.getByLabel('New password').fill('yet another long passphrase')
+    await elsewhere.getByRole('button', { name: 'Change password' }).click()
+    await elsewhere.waitForURL('**/login?notice=password-reset')
+    await elsewhere.getByText('Your password was changed and every session of your account was signed out.').waitFor()
   })
 
   it('a reset page opened without its token says the link is needed', async () => {

@@ -4,8 +4,9 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { RECENT_SIGN_IN_MS } from '../../../src/hub/sessions/recent-sign-in.js'
 import { chromiumUnderTest, seriousAccessibilityViolations } from '../../helpers/browser.js'
+import { confirmAddress } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, testClock, uniqueEmail } from '../../helpers/hub-app.js'
+import { GOOD_PASSWORD, signUpAndLogIn, testClock, uniqueEmail } from '../../helpers/hub-app.js'
 import { useCheckedTabs, useHubInBrowser } from '../../helpers/hub-in-browser.js'
 import { TOTP_STEP_MS } from '../../helpers/two-step.js'
 
@@ -29,9 +30,9 @@ describe.skipIf(!withChromium)('security settings in a browser', { timeout: 90_0
   const expectAccessible = async (tab: Page) => {
     expect(await seriousAccessibilityViolations(tab), tab.url()).toEqual([])
   }
+  /** An account whose address is confirmed: no other may add two-step sign-in or a passkey. */
   const signUp = async (email: string) => {
-    const response = await hub.app.inject({ method: 'POST', url: '/api/auth/signup', payload: { email, password: GOOD_PASSWORD } })
-    expect(response.statusCode, response.body).toBe(200)
+    await confirmAddress(hub.app, hub.handle.db, await signUpAndLogIn(hub.app, email), clock.now())
   }
   const passwordStep = async (tab: Page, email: string, password = GOOD_PASSWORD) => {
     await tab.goto('/login')

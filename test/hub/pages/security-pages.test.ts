@@ -3,6 +3,7 @@ import { WRONG_CURRENT_PASSWORD } from '../../../src/hub/account/current-passwor
 import { CHALLENGE_INVALID } from '../../../src/hub/two-step/second-factor-route.js'
 import { WRONG_CODE } from '../../../src/hub/two-step/two-step.js'
 import type { App } from '../../../src/shared/http/server.js'
+import { confirmAddress, signUpConfirmedAndLogIn } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
 import { HUB_ORIGIN, type SignedIn, expectStrictPageCsp, pageCookies, sessionHeaders, signUpAndLogIn, useHubApp } from '../../helpers/hub-app.js'
@@ -33,7 +34,7 @@ describe('security settings pages', () => {
   })
 
   it('shows a new account its sessions, two-step sign-in off and no passkey; the secret and codes are only templates for the script', async () => {
-    const user = await signUpAndLogIn(hub.app)
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, new Date())
     const response = await page(SECURITY, pageCookies(user))
     expect(response.statusCode).toBe(200)
     expect(response.headers['cache-control']).toBe('no-store')
@@ -63,7 +64,7 @@ describe('security settings pages', () => {
   })
 
   it('with two-step sign-in on and a passkey: codes left, regenerate and turn off, the passkey listed, and both offered in the dialog', async () => {
-    const user = await signUpAndLogIn(hub.app)
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, new Date())
     await turnOnTwoStep(hub.app, user, new Date())
     await addPasskey(hub.app, user, 'Work <laptop>')
     const { body } = await page(SECURITY, pageCookies(user))
@@ -87,6 +88,27 @@ describe('security settings pages', () => {
     expect(account).toContain('<a href="/account/security">Sessions, two-step sign-in and passkeys</a>')
     expect(account).toContain('data-form="reauthenticate-code"')
     expect(account).toContain('data-form="reauthenticate-passkey"')
+  })
+
+  it('to an account whose address is not confirmed, says to confirm it first instead of offering two-step sign-in or a passkey', async () => {
+    const user = await signUpAndLogIn(hub.app)
+    const confirmFirst =
+      '<p data-confirm-address-first="true">Confirm your address first: two-step sign-in and passkeys can be added once the link mailed to it has been opened. <a href="/account">Ask for a new link on your account page</a></p>'
+    const { body } = await page(SECURITY, pageCookies(user))
+    expect(body).toContain('data-two-step="off"')
+    expect(body.split(confirmFirst)).toHaveLength(3)
+    expect(body).not.toContain('data-action="totp-begin"')
+    expect(body).not.toContain('data-form="passkey-add"')
+    const spanish = (await page(SECURITY, pageCookies(user, { lang: 'es' }))).body
+    expect(spanish).toContain(
+      'Confirma primero tu dirección: la verificación en dos pasos y las llaves de acceso se pueden añadir cuando se haya abierto el enlace que se le envió. <a href="/account">Pide un enlace nuevo en la página de tu cuenta</a>'
+    )
+    // Once it is confirmed, the page offers both.
+    await confirmAddress(hub.app, hub.handle.db, user)
+    const confirmed = (await page(SECURITY, pageCookies(user))).body
+    expect(confirmed).not.toContain('data-confirm-address-first')
+    expect(confirmed).toContain('data-action="totp-begin"')
+    expect(confirmed).toContain('data-form="passkey-add"')
   })
 
   it('is linked from the navigation, the dashboard and the account page', async () => {

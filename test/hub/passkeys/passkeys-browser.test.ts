@@ -2,7 +2,8 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumUnderTest, keepScreenshots } from '../../helpers/browser.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
-import { GOOD_PASSWORD, uniqueEmail } from '../../helpers/hub-app.js'
+import { confirmAddress } from '../../helpers/account-mail.js'
+import { GOOD_PASSWORD, signUpAndLogIn, uniqueEmail } from '../../helpers/hub-app.js'
 import { useHubInBrowser } from '../../helpers/hub-in-browser.js'
 
 const withChromium = chromiumUnderTest()
@@ -85,8 +86,9 @@ describe.skipIf(!withChromium).each(databasesUnderTest())('passkeys in a browser
   }
 
   it('adds a passkey the authenticator makes, discoverable, and lists it', async () => {
+    // An account whose address is confirmed: no other may add a passkey.
+    await confirmAddress(hub.app, hub.handle.db, await signUpAndLogIn(hub.app, email))
     const added = await inPage<ApiAnswer>(`
-      await api('POST', '/api/auth/signup', { email: ${JSON.stringify(email)}, password: ${JSON.stringify(GOOD_PASSWORD)} })
       const login = await api('POST', '/api/auth/login', { email: ${JSON.stringify(email)}, password: ${JSON.stringify(GOOD_PASSWORD)} })
       if (login.status !== 200) return login
       const options = (await api('POST', '/api/account/passkeys/options')).body

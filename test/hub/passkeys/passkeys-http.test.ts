@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { Database } from '../../../src/shared/database/schema.js'
 import type { App } from '../../../src/shared/http/server.js'
-import { anonymousHeaders, useSmtpServer } from '../../helpers/account-mail.js'
+import { anonymousHeaders, confirmAddress, signUpConfirmedAndLogIn, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
-import { RECENT_SIGN_IN_CHALLENGE, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
+import { ADDRESS_NOT_VERIFIED } from '../../../src/hub/account/verified-address.js'
+import { RECENT_SIGN_IN_CHALLENGE, RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
 import { GOOD_PASSWORD, HUB_ORIGIN, type SignedIn, cookieHeader, cookiesSetBy, logIn, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { type CreationOptionsJson, type RequestOptionsJson, softwareAuthenticator } from '../../helpers/software-authenticator.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
@@ -62,8 +63,30 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
   const events = (userId: string, type: string) => eventsOf(hub.handle.db, userId, type)
 
   describe('adding one', () => {
-    it('offers creation options for this hub, asking for user verification and a discoverable credential', async () => {
+    it('refuses an account whose address is not confirmed, 403 at the options and at storing, before any recent sign-in is asked for; confirmed, it may', async () => {
       const user = await signUpAndLogIn(hub.app)
+      const authenticator = softwareAuthenticator(HUB_ORIGIN)
+      const refusal = { error: ADDRESS_NOT_VERIFIED }
+      const options = await hub.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: user.headers })
+      expect([options.statusCode, options.json()]).toEqual([403, refusal])
+      // Options from before this rule do not help: storing is refused as well.
+      await hub.handle.db.updateTable('users').set({ emailVerified: 1 }).where('id', '=', user.userId).execute()
+      const earlier = await registrationOptions(hub.app, user)
+      await hub.handle.db.updateTable('users').set({ emailVerified: 0 }).where('id', '=', user.userId).execute()
+      const stored = await addPasskey(hub.app, user, { response: authenticator.create(earlier) })
+      expect([stored.statusCode, stored.json()]).toEqual([403, refusal])
+      clock.advance(RECENT_SIGN_IN_MS + 1)
+      expect((await hub.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: user.headers })).statusCode).toBe(403)
+      expect(await listPasskeys(hub.app, user)).toEqual([])
+
+      await confirmAddress(hub.app, hub.handle.db, user, clock.now())
+      expect((await hub.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: user.headers })).statusCode).toBe(401)
+      expect((await hub.app.inject({ method: 'POST', url: '/api/auth/reauthenticate', headers: user.headers, payload: { password: GOOD_PASSWORD } })).statusCode).toBe(204)
+      await registered(hub.app, user, authenticator)
+    })
+
+    it('offers creation options for this hub, asking for user verification and a discoverable credential', async () => {
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const options = await registrationOptions(hub.app, user)
       expect(options).toMatchObject({
         rp: { id: 'localhost', name: 'Hearth' },
@@ -80,7 +103,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('stores the passkey (201), lists it, mails a notice and audits it', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const added = await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN))
       expect(added).toEqual({ id: expect.any(String), name: 'Passkey', createdAt: clock.now().toISOString() })
       expect(await listPasskeys(hub.app, user)).toEqual([{ ...added, lastUsedAt: null }])
@@ -93,7 +116,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('writes the notice in the account’s language', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       expect((await hub.app.inject({ method: 'PATCH', url: '/api/account', headers: user.headers, payload: { locale: 'es' } })).statusCode).toBe(200)
       await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN), 'Portátil')
       await expect.poll(() => mailsTo(user.email).length, { timeout: 10_000 }).toBe(1)
@@ -101,13 +124,13 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('names it after a known provider, or as the person typed it, trimmed', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       expect((await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN, ICLOUD_KEYCHAIN))).name).toBe('iCloud Keychain')
       expect((await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN, ICLOUD_KEYCHAIN), '  Work laptop  ')).name).toBe('Work laptop')
     })
 
     it('refuses a name of no visible characters, too long or with invisible ones (400), without using up the ceremony', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const response = softwareAuthenticator(HUB_ORIGIN).create(await registrationOptions(hub.app, user))
       for (const [name, error] of [
         ['   ', 'Passkey name must not be empty'],
@@ -122,7 +145,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('excludes the account’s passkeys from new options', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       expect((await registrationOptions(hub.app, user)).excludeCredentials).toEqual([{ id: authenticator.credentialId, type: 'public-key', transports: ['internal'] }])
@@ -130,7 +153,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
 
     it('uses a challenge once, in the session that asked for it, within 5 minutes (400 otherwise)', async () => {
       const email = uniqueEmail('challenge')
-      const user = await signUpAndLogIn(hub.app, email)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), email)
       const expired = 'This passkey request expired, was already used or was not made in this session; begin again'
 
       const once = softwareAuthenticator(HUB_ORIGIN).create(await registrationOptions(hub.app, user))
@@ -153,7 +176,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('refuses a credential made for another site, on another page, or without user verification (400)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       for (const overrides of [{ rpId: 'evil.example' }, { origin: 'https://evil.example' }, { userVerified: false }]) {
         const response = softwareAuthenticator(HUB_ORIGIN).create(await registrationOptions(hub.app, user), overrides)
         const refused = await addPasskey(hub.app, user, { response })
@@ -165,8 +188,8 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
 
     it('refuses a credential registered already, to any account (409)', async () => {
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
-      await registered(hub.app, await signUpAndLogIn(hub.app), authenticator)
-      const other = await signUpAndLogIn(hub.app)
+      await registered(hub.app, await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now()), authenticator)
+      const other = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const twice = await addPasskey(hub.app, other, { response: authenticator.create(await registrationOptions(hub.app, other)) })
       expect(twice.statusCode).toBe(409)
       expect(twice.json()).toEqual({ error: 'This passkey is registered already' })
@@ -174,7 +197,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('holds at most 20 an account: at the cap both the options and a ceremony begun before it are refused (409)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       for (let count = 0; count < 19; count += 1) await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN))
       const begunBefore = await registrationOptions(hub.app, user)
       await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN))
@@ -193,7 +216,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('refuses a body that is not a credential (400)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       for (const payload of [{}, { response: {} }, { response: { id: 'x', rawId: 'x', type: 'public-key', clientExtensionResults: {}, response: {} } }]) {
         expect((await addPasskey(hub.app, user, payload)).statusCode, JSON.stringify(payload)).toBe(400)
       }
@@ -202,7 +225,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
 
   describe('managing them', () => {
     it('needs a session (401) and the CSRF header (403)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const passkey = await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN))
       const anonymous = await anonymousHeaders(hub.app)
       for (const [method, url] of [
@@ -219,7 +242,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('renames one (200), audited, with the rules of a new name', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const passkey = await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN))
       const renamed = await hub.app.inject({ method: 'PATCH', url: `${PASSKEYS}/${passkey.id}`, headers: user.headers, payload: { name: ' Phone ' } })
       expect(renamed.statusCode, renamed.body).toBe(200)
@@ -232,7 +255,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('removes one (204): it no longer signs in, and the removal is audited', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       const passkey = await registered(hub.app, user, authenticator)
       const removed = await hub.app.inject({ method: 'DELETE', url: `${PASSKEYS}/${passkey.id}`, headers: user.headers })
@@ -245,9 +268,9 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('answers 404 for another person’s passkey or an unknown id, and leaves it as it was', async () => {
-      const owner = await signUpAndLogIn(hub.app)
+      const owner = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const passkey = await registered(hub.app, owner, softwareAuthenticator(HUB_ORIGIN))
-      const other = await signUpAndLogIn(hub.app)
+      const other = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       for (const id of [passkey.id, 'no-such-passkey']) {
         const rename = await hub.app.inject({ method: 'PATCH', url: `${PASSKEYS}/${id}`, headers: other.headers, payload: { name: 'Mine now' } })
         expect(rename.statusCode).toBe(404)
@@ -261,7 +284,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('exports them by id, name and dates only: no key, no credential id', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       const passkey = await registered(hub.app, user, authenticator, 'Laptop')
       const exported = await hub.app.inject({ method: 'POST', url: '/api/export', headers: user.headers, payload: { format: 'json' } })
@@ -283,7 +306,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     }
 
     it('is needed to add or remove a passkey, not to list or rename one', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const passkey = await registered(hub.app, user, softwareAuthenticator(HUB_ORIGIN))
       const response = softwareAuthenticator(HUB_ORIGIN).create(await registrationOptions(hub.app, user))
       clock.advance(TEN_MINUTES + 1)
@@ -298,7 +321,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('is given by an assertion of one of the account’s passkeys, over a sign-in challenge', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       clock.advance(TEN_MINUTES + 1)
@@ -313,8 +336,8 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('is not given by another account’s passkey, nor by two proofs at once', async () => {
-      const user = await signUpAndLogIn(hub.app)
-      const other = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
+      const other = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const othersAuthenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, other, othersAuthenticator)
       clock.advance(TEN_MINUTES + 1)
@@ -336,7 +359,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('answers as login does, with cookies that work, and no second step', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       const passkey = await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)
@@ -356,7 +379,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('counts as both factors: with two-step sign-in on, it asks for no code', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       await turnOnTwoStep(hub.app, user, clock.now())
@@ -369,7 +392,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('uses a sign-in challenge once, within 5 minutes (401 otherwise)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)
@@ -387,7 +410,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('refuses a counter that did not move forward, and audits it as a possible copy', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)
@@ -403,7 +426,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('accepts one of two uses of the same counter value made at once', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)
@@ -413,7 +436,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('accepts an authenticator that keeps no counter (always 0)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)
@@ -423,7 +446,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('refuses another site’s credential, another page’s ceremony, no user verification, a foreign user handle or an unknown credential (401)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)
@@ -443,7 +466,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('refuses a disabled account’s passkey (401), with no session', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       await hub.handle.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.userId).execute()
@@ -457,7 +480,7 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
     })
 
     it('counts failures toward the account’s sign-in limit (429 with Retry-After)', async () => {
-      const user = await signUpAndLogIn(hub.app)
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
       const authenticator = softwareAuthenticator(HUB_ORIGIN)
       await registered(hub.app, user, authenticator)
       const anonymous = await anonymousHeaders(hub.app)

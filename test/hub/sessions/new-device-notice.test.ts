@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { REMEMBERED_DEVICES } from '../../../src/hub/sessions/known-devices.js'
 import { totpCode } from '../../../src/hub/two-step/totp.js'
 import type { App } from '../../../src/shared/http/server.js'
-import { anonymousHeaders, useSmtpServer } from '../../helpers/account-mail.js'
+import { anonymousHeaders, confirmAddress, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { GOOD_PASSWORD, HUB_ORIGIN, TEST_HUB_CONFIG, signedInBy, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { type CreationOptionsJson, type RequestOptionsJson, softwareAuthenticator } from '../../helpers/software-authenticator.js'
@@ -112,6 +112,7 @@ describe.each(databasesUnderTest())('the new-device notice on $name', (database)
     const email = uniqueEmail('two-step')
     await signUp(email)
     const user = signedInBy(await login(email, CHROME_ON_LINUX), email)
+    await confirmAddress(hub.app, hub.handle.db, user, clock.now())
     const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
     const authenticator = softwareAuthenticator(HUB_ORIGIN)
     const creation = await hub.app.inject({ method: 'POST', url: '/api/account/passkeys/options', headers: user.headers })

@@ -6,6 +6,7 @@ import { sessionHandle } from '../../../src/hub/sessions/session-handle.js'
 import { totpCode } from '../../../src/hub/two-step/totp.js'
 import { MALFORMED_CODE, NOT_ON, WRONG_CODE } from '../../../src/hub/two-step/two-step.js'
 import type { App } from '../../../src/shared/http/server.js'
+import { signUpConfirmedAndLogIn } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { GOOD_PASSWORD, type SignedIn, buildTestHubApp, logIn, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { TOTP_STEP_MS, turnOnTwoStep } from '../../helpers/two-step.js'
@@ -90,7 +91,7 @@ describe.each(databasesUnderTest())('recent sign-in (sudo mode) over HTTP on $na
   })
 
   it('takes a code of the authenticator app instead, once; wrong codes count like wrong passwords', async () => {
-    const user = await signUpAndLogIn(hub.app, uniqueEmail('by-code'))
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('by-code'))
     const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
     clock.advance(RECENT_SIGN_IN_MS + TOTP_STEP_MS)
     const code = totpCode(secret, clock.now())
@@ -105,7 +106,7 @@ describe.each(databasesUnderTest())('recent sign-in (sudo mode) over HTTP on $na
   })
 
   it('counts wrong codes toward the account’s lockout too', async () => {
-    const user = await signUpAndLogIn(hub.app, uniqueEmail('code-lockout'))
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('code-lockout'))
     const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
     const wrong = totpCode(secret, new Date(clock.now().getTime() + 5 * TOTP_STEP_MS))
     for (let attempt = 0; attempt < 10; attempt++) expect((await reauthenticate(hub.app, user, { code: wrong })).statusCode).toBe(401)

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
+import { ADDRESS_NOT_VERIFIED } from '../../../src/hub/account/verified-address.js'
+import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
 import { createSecretBox, loadEncryptionKey } from '../../../src/hub/security/secret-box.js'
 import { CHALLENGE_INVALID, ONE_OF_CODE_OR_RECOVERY_CODE, WRONG_RECOVERY_CODE } from '../../../src/hub/two-step/second-factor-route.js'
 import { totpCode } from '../../../src/hub/two-step/totp.js'
 import { ALREADY_ON, MALFORMED_CODE, NOT_ON, WRONG_CODE } from '../../../src/hub/two-step/two-step.js'
 import type { App } from '../../../src/shared/http/server.js'
-import { mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
+import { confirmAddress, mailsTo, signUpConfirmedAndLogIn, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { IDP_EMAIL, useHubWithExternalProvider } from '../../helpers/external-provider.js'
 import { GOOD_PASSWORD, type SignedIn, buildTestHubApp, cookiesSetBy, signUpAndLogIn, signedInBy, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
@@ -35,15 +36,35 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
   }
   /** A signed-in account with two-step sign-in on; the clock moved past the step its confirmation used. */
   const withTwoStep = async (label = 'totp') => {
-    const user = await signUpAndLogIn(hub.app, uniqueEmail(label))
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail(label))
     const enabled = await turnOnTwoStep(hub.app, user, clock.now())
     clock.advance(TOTP_STEP_MS)
     return { user, ...enabled }
   }
 
   describe('setting up', () => {
+    it('refuses an account whose address is not confirmed, 403 before any recent sign-in is asked for; confirmed, it may', async () => {
+      const user = await signUpAndLogIn(hub.app, uniqueEmail('unconfirmed'))
+      const refusal = error(ADDRESS_NOT_VERIFIED)
+      expect([(await post(hub.app, user, '/api/account/totp')).statusCode, (await post(hub.app, user, '/api/account/totp')).json()]).toEqual([403, refusal])
+      // A set-up left pending from before this rule cannot be confirmed either.
+      await hub.handle.db.updateTable('users').set({ emailVerified: 1 }).where('id', '=', user.userId).execute()
+      const { secret } = (await post(hub.app, user, '/api/account/totp')).json<{ secret: string }>()
+      await hub.handle.db.updateTable('users').set({ emailVerified: 0 }).where('id', '=', user.userId).execute()
+      const confirm = await post(hub.app, user, '/api/account/totp/confirm', { code: totpCode(secret, clock.now()) })
+      expect([confirm.statusCode, confirm.json()]).toEqual([403, refusal])
+      clock.advance(RECENT_SIGN_IN_MS + 1)
+      expect((await post(hub.app, user, '/api/account/totp')).json()).toEqual(refusal)
+      expect(await hub.handle.db.selectFrom('totpCredentials').select('confirmedAt').where('userId', '=', user.userId).execute()).toEqual([{ confirmedAt: null }])
+
+      await confirmAddress(hub.app, hub.handle.db, user, clock.now())
+      expect((await post(hub.app, user, '/api/account/totp')).statusCode).toBe(401)
+      expect((await post(hub.app, user, '/api/auth/reauthenticate', { password: GOOD_PASSWORD })).statusCode).toBe(204)
+      await turnOnTwoStep(hub.app, user, clock.now())
+    })
+
     it('answers a secret, its otpauth URI and QR code, pending: the password alone still signs in', async () => {
-      const user = await signUpAndLogIn(hub.app, uniqueEmail('setup'))
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('setup'))
       const response = await post(hub.app, user, '/api/account/totp')
       expect(response.statusCode, response.body).toBe(200)
       const { secret, otpauthUri, qrSvg } = response.json<{ secret: string; otpauthUri: string; qrSvg: string }>()
@@ -57,7 +78,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
     })
 
     it('turns on with a code of the app: ten distinct recovery codes, a notice, an audit event', async () => {
-      const user = await signUpAndLogIn(hub.app, uniqueEmail('enable'))
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('enable'))
       const { recoveryCodes } = await turnOnTwoStep(hub.app, user, clock.now())
       expect(recoveryCodes).toHaveLength(10)
       expect(new Set(recoveryCodes).size).toBe(10)
@@ -68,7 +89,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
     })
 
     it('refuses a wrong or malformed code (400), and confirming or starting again while it is on (409)', async () => {
-      const user = await signUpAndLogIn(hub.app, uniqueEmail('confirm'))
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('confirm'))
       expect((await post(hub.app, user, '/api/account/totp/confirm', { code: '123456' })).json()).toEqual(
         error('No set-up is pending: start one with POST /api/account/totp')
       )
@@ -89,7 +110,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
     })
 
     it('keeps the secret encrypted at rest: the column is not the secret, and opens only with the hub’s key', async () => {
-      const user = await signUpAndLogIn(hub.app, uniqueEmail('at-rest'))
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('at-rest'))
       const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
       const { secretCiphertext } = await hub.handle.db.selectFrom('totpCredentials').select('secretCiphertext').where('userId', '=', user.userId).executeTakeFirstOrThrow()
       expect(secretCiphertext).not.toContain(secret)
@@ -282,7 +303,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
       expect((await secondStep(hub.app, { challenge: await passwordStep(hub.app, user.email), recoveryCode: recoveryCodes[1] })).statusCode).toBe(401)
       expect((await secondStep(hub.app, { challenge: await passwordStep(hub.app, user.email), recoveryCode: fresh[1] })).statusCode).toBe(200)
 
-      const off = await signUpAndLogIn(hub.app, uniqueEmail('no-codes'))
+      const off = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('no-codes'))
       const refused = await post(hub.app, off, '/api/account/recovery-codes')
       expect([refused.statusCode, refused.json()]).toEqual([409, error(NOT_ON)])
     })
@@ -303,7 +324,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
     })
 
     it('drops a pending set-up quietly: 204, no notice, no event', async () => {
-      const user = await signUpAndLogIn(hub.app, uniqueEmail('cancel'))
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('cancel'))
       expect((await post(hub.app, user, '/api/account/totp')).statusCode).toBe(200)
       expect((await hub.app.inject({ method: 'DELETE', url: '/api/account/totp', headers: user.headers })).statusCode).toBe(204)
       expect(await auditOf(user.userId, 'totp.disabled')).toEqual([])

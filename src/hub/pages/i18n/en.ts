@@ -42,6 +42,8 @@ export const en = {
   'login.forgotPassword': 'Forgot your password?',
   'login.accountDeleted': 'Your account was deleted. A confirmation is on its way to your address.',
   'login.passwordReset': 'Your password was changed and every session of your account was signed out. Sign in with the new password.',
+  'login.passwordResetFirstProof':
+    'Your password was changed and your address is confirmed now. It had not been confirmed before, so anyone could have made this account with it: every passkey, two-step sign-in with its recovery codes, application allowed to sign in as you and session the account had was removed. Sign in with the new password, then add again what was yours.',
 
   'signup.title': 'Create your account',
   'signup.submit': 'Create account',
@@ -223,6 +225,8 @@ export const en = {
   'security.title': 'Security',
   'security.intro': 'Where your account is signed in, and how you sign in.',
   'security.manageLink': 'Sessions, two-step sign-in and passkeys',
+  'security.confirmAddressFirst': 'Confirm your address first: two-step sign-in and passkeys can be added once the link mailed to it has been opened.',
+  'security.confirmAddressLink': 'Ask for a new link on your account page',
   'security.externalProvider': 'How you sign in (your password, a second step, passkeys) is managed by your sign-in provider.',
   'totp.heading': 'Two-step sign-in',
   'totp.off': 'Two-step sign-in is off. Turn it on and signing in with your password also asks for a code from an authenticator app on your phone.',

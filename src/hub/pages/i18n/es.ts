@@ -41,6 +41,8 @@ export const es: Record<MessageKey, string> = {
   'login.forgotPassword': '¿Olvidaste tu contraseña?',
   'login.accountDeleted': 'Tu cuenta se eliminó. Te enviamos una confirmación a tu dirección.',
   'login.passwordReset': 'Tu contraseña se cambió y se cerraron todas las sesiones de tu cuenta. Inicia sesión con la contraseña nueva.',
+  'login.passwordResetFirstProof':
+    'Tu contraseña se cambió y tu dirección ya está confirmada. No se había confirmado antes, así que cualquiera podía haber creado esta cuenta con ella: se quitaron todas las llaves de acceso, la verificación en dos pasos con sus códigos de recuperación, las aplicaciones autorizadas a iniciar sesión como tú y las sesiones de la cuenta. Inicia sesión con la contraseña nueva y vuelve a añadir lo que fuera tuyo.',
 
   'signup.title': 'Crea tu cuenta',
   'signup.submit': 'Crear cuenta',
@@ -222,6 +224,8 @@ export const es: Record<MessageKey, string> = {
   'security.title': 'Seguridad',
   'security.intro': 'Dónde está abierta tu cuenta y cómo inicias sesión.',
   'security.manageLink': 'Sesiones, verificación en dos pasos y llaves de acceso',
+  'security.confirmAddressFirst': 'Confirma primero tu dirección: la verificación en dos pasos y las llaves de acceso se pueden añadir cuando se haya abierto el enlace que se le envió.',
+  'security.confirmAddressLink': 'Pide un enlace nuevo en la página de tu cuenta',
   'security.externalProvider': 'Cómo inicias sesión (tu contraseña, un segundo paso, llaves de acceso) lo gestiona tu proveedor de inicio de sesión.',
   'totp.heading': 'Verificación en dos pasos',
   'totp.off': 'La verificación en dos pasos está desactivada. Actívala y, al iniciar sesión con tu contraseña, también se te pedirá un código de una aplicación de autenticación en tu teléfono.',

@@ -14,6 +14,11 @@ export interface TwoStepState {
 export interface OwnSignInSettings {
   twoStep: TwoStepState
   passkeys: ListedPasskey[]
+  /**
+   * Whether a mailed link proved the account's address: until then nothing can be added to sign in
+   * with (docs/account.md, "Account pre-hijacking"), and the page says so instead of offering it.
+   */
+  addressVerified: boolean
 }
 
 export interface SecurityPageProps {
@@ -36,8 +41,8 @@ export function SecurityPage({ context, sessions, signIn, email }: SecurityPageP
       <SessionsTable context={context} sessions={sessions} />
       {signIn ? (
         <>
-          <TwoStepSection context={context} state={signIn.twoStep} />
-          <PasskeysSection context={context} passkeys={signIn.passkeys} />
+          <TwoStepSection context={context} state={signIn.twoStep} addressVerified={signIn.addressVerified} />
+          <PasskeysSection context={context} passkeys={signIn.passkeys} addressVerified={signIn.addressVerified} />
           <RecentSignInDialog t={t} methods={{ code: signIn.twoStep.on, passkey: signIn.passkeys.length > 0 }} email={email} />
         </>
       ) : (
@@ -56,7 +61,7 @@ export function SecurityPage({ context, sessions, signIn, email }: SecurityPageP
  * The state (`data-two-step-state`) is one block the script replaces once the set-up is confirmed,
  * so the section never says both "off" and "on".
  */
-function TwoStepSection({ context: { t }, state }: { context: PageContext; state: TwoStepState }) {
+function TwoStepSection({ context: { t }, state, addressVerified }: { context: PageContext; state: TwoStepState; addressVerified: boolean }) {
   return (
     <section
       aria-labelledby="two-step-heading"
@@ -82,11 +87,15 @@ function TwoStepSection({ context: { t }, state }: { context: PageContext; state
       ) : (
         <div data-two-step-state>
           <p>{t('totp.off')}</p>
-          <p>
-            <button type="button" data-action="totp-begin">
-              {t('totp.begin')}
-            </button>
-          </p>
+          {addressVerified ? (
+            <p>
+              <button type="button" data-action="totp-begin">
+                {t('totp.begin')}
+              </button>
+            </p>
+          ) : (
+            <ConfirmAddressFirst t={t} />
+          )}
         </div>
       )}
       <FormMessage />
@@ -127,7 +136,7 @@ function TwoStepSection({ context: { t }, state }: { context: PageContext; state
 }
 
 /** Each passkey renames in its own row; the section's message line serves the rows' buttons. */
-function PasskeysSection({ context: { t, language }, passkeys }: { context: PageContext; passkeys: ListedPasskey[] }) {
+function PasskeysSection({ context: { t, language }, passkeys, addressVerified }: { context: PageContext; passkeys: ListedPasskey[]; addressVerified: boolean }) {
   return (
     <section aria-labelledby="passkeys-heading" data-msg-passkey-cancelled={t('passkeys.cancelled')} data-msg-email-taken={t('passkeys.taken')}>
       <h2 id="passkeys-heading">{t('passkeys.heading')}</h2>
@@ -168,18 +177,33 @@ function PasskeysSection({ context: { t, language }, passkeys }: { context: Page
         </table>
       )}
       <h3 id="add-passkey-heading">{t('passkeys.add')}</h3>
-      <p class="hint" data-webauthn-unsupported hidden>
-        {t('passkeys.unsupported')}
-      </p>
-      <form class="stacked-form" data-form="passkey-add" data-needs-webauthn aria-labelledby="add-passkey-heading">
-        <label for="passkey-name">{t('passkeys.newName')}</label>
-        <input id="passkey-name" name="name" type="text" maxLength={64} autocomplete="off" aria-describedby="passkey-name-hint" />
-        <p id="passkey-name-hint" class="hint">
-          {t('passkeys.newNameHint')}
-        </p>
-        <button type="submit">{t('passkeys.addSubmit')}</button>
-        <FormMessage />
-      </form>
+      {addressVerified ? (
+        <>
+          <p class="hint" data-webauthn-unsupported hidden>
+            {t('passkeys.unsupported')}
+          </p>
+          <form class="stacked-form" data-form="passkey-add" data-needs-webauthn aria-labelledby="add-passkey-heading">
+            <label for="passkey-name">{t('passkeys.newName')}</label>
+            <input id="passkey-name" name="name" type="text" maxLength={64} autocomplete="off" aria-describedby="passkey-name-hint" />
+            <p id="passkey-name-hint" class="hint">
+              {t('passkeys.newNameHint')}
+            </p>
+            <button type="submit">{t('passkeys.addSubmit')}</button>
+            <FormMessage />
+          </form>
+        </>
+      ) : (
+        <ConfirmAddressFirst t={t} />
+      )}
     </section>
+  )
+}
+
+/** In place of a way to add a sign-in method while the address is unproven: what to do first, and where. */
+function ConfirmAddressFirst({ t }: { t: PageContext['t'] }) {
+  return (
+    <p data-confirm-address-first>
+      {t('security.confirmAddressFirst')} <a href="/account">{t('security.confirmAddressLink')}</a>
+    </p>
   )
 }

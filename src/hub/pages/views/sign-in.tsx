@@ -35,7 +35,12 @@ function withNext(path: string, next: string | undefined): string {
 }
 
 /** Notes the login page shows when another page sends the person here, named in its query. */
-export const LOGIN_NOTICES = { 'password-reset': 'login.passwordReset', 'account-deleted': 'login.accountDeleted' } as const
+export const LOGIN_NOTICES = {
+  'password-reset': 'login.passwordReset',
+  // A reset that first proved the address, and removed what was added to the account before it.
+  'password-reset-first-proof': 'login.passwordResetFirstProof',
+  'account-deleted': 'login.accountDeleted'
+} as const
 export type LoginNotice = keyof typeof LOGIN_NOTICES
 
 export function LoginPage(props: CredentialsPageProps & { notice: LoginNotice | undefined }) {
