@@ -296,7 +296,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     db,
     outbox: securityEvents,
     publicUrl: config.publicUrl,
-    builtin: identityProvider.builtin ? { users, throttle } : undefined,
+    builtin: identityProvider.builtin ? { users, throttle, recentSignIn } : undefined,
     sessions,
     sessionsRepository,
     sessionCookies,

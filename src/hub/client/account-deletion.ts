@@ -6,7 +6,9 @@ import { announceAccountDeleted } from './session.js'
 
 /**
  * With the built-in provider the form holds the password, and the API's 401 for a wrong one is the
- * form's to show; under an external provider a 403 asks for a fresher sign-in, which the page words.
+ * form's to show; its 401 asking for a recent sign-in opens the "confirm it is you" dialog (`api`),
+ * and the deletion is sent once more when confirmed. Under an external provider a 403 asks for a
+ * fresher sign-in, which the page words.
  */
 async function deleteAccount(form: HTMLFormElement): Promise<void> {
   const { wrongPasswordError } = form.dataset

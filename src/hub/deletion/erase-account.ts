@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { flushErasedPages } from '../../shared/database/erased-pages.js'
 import type { Database } from '../../shared/database/schema.js'
 import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-event-token.js'
 import { createAuditTrail } from '../audit/repository.js'
@@ -63,7 +64,8 @@ export interface AccountErasureOptions {
  * - the OpenID Connect provider's sessions (the account id and the applications signed in), which
  *   the hub deletes within seconds as it sends their back-channel logouts (docs/oidc.md).
  * Sessions are deleted here too; the caller that holds the hub's session cache ends them first
- * through it, so this instance stops trusting them at once (others within their 4 s).
+ * through it, so this instance stops trusting them at once (others within their 4 s). Once
+ * committed, the erased rows are flushed out of SQLite's log and file (`flushErasedPages`).
  */
 export async function eraseAccount({ db, outbox, publicUrl }: AccountErasureOptions, account: AccountToErase, now: Date): Promise<void> {
   const { userId } = account
@@ -85,4 +87,5 @@ export async function eraseAccount({ db, outbox, publicUrl }: AccountErasureOpti
     await outbox.record(trx, SECURITY_EVENT_TYPES.accountPurged, userId, now)
     await createAuditTrail(trx).record({ userId, type: 'account.deleted' }, now)
   })
+  await flushErasedPages(db)
 }

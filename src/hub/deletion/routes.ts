@@ -6,6 +6,7 @@ import { requireCurrentPassword } from '../account/current-password.js'
 import { browserLanguageOf, languageOfAccount } from '../account/locale.js'
 import { sessionOf } from '../plugins/session.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import type { RecentSignIn } from '../sessions/recent-sign-in.js'
 import { PASSWORD_INPUT_MAX_LENGTH } from '../schemas.js'
 import type { SessionsRepository } from '../sessions/repository.js'
 import type { SessionCookies } from '../sessions/session-cookies.js'
@@ -24,8 +25,11 @@ const AccountDeletion = Type.Object({
 })
 
 export interface AccountDeletionDependencies extends AccountErasureOptions {
-  /** The built-in provider's accounts, which prove the person by password; undefined under an external provider. */
-  builtin: { users: UsersRepository; throttle: SignInThrottle } | undefined
+  /**
+   * The built-in provider's accounts, which prove the person by a recent sign-in (with the second
+   * factor when two-step sign-in is on) and the password; undefined under an external provider.
+   */
+  builtin: { users: UsersRepository; throttle: SignInThrottle; recentSignIn: RecentSignIn } | undefined
   sessions: Sessions
   sessionsRepository: SessionsRepository
   sessionCookies: SessionCookies
@@ -43,14 +47,19 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
       schema: {
         summary: 'Delete your account: every session ends and the hub erases what it holds about you',
         description:
-          'With the built-in provider the password is required, and a wrong one counts toward the sign-in lockout; ' +
+          'With the built-in provider the session needs a recent sign-in, as every sensitive change does (401 with ' +
+          '`WWW-Authenticate: Session error="insufficient_user_authentication"` otherwise: POST /api/auth/reauthenticate), ' +
+          'and the password is required, a wrong one counting toward the sign-in lockout; ' +
           'under an external provider the session must have signed in less than 10 minutes ago. ' +
           'A confirmation is mailed to the address, and the applications are sent an account-purged event. ' +
           'A live Stripe subscription is canceled first; if Stripe cannot be reached, 503 and nothing is erased.',
         tags: ['account'],
         body: AccountDeletion,
         response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 429, 503) }
-      }
+      },
+      // The proof every other sensitive change takes, before the password is even looked at: a
+      // session signed in (with its second factor, when on) or reauthenticated in the last 10 minutes.
+      ...(builtin ? { preHandler: builtin.recentSignIn.require } : {})
     },
     async (request, reply) => {
       const session = sessionOf(request)

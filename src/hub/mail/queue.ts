@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type Kysely, PostgresAdapter } from 'kysely'
+import { flushErasedPages } from '../../shared/database/erased-pages.js'
 import type { Database } from '../../shared/database/schema.js'
 
 /** A mail as its template renders it, addressed. */
@@ -76,6 +77,15 @@ export function createMailQueue(db: Kysely<Database>) {
     /** A sent mail is deleted: its body may carry a token, which no one should read again. */
     async markSent(id: string): Promise<void> {
       await db.deleteFrom('mailQueue').where('id', '=', id).execute()
+    },
+
+    /**
+     * After mails were deleted as sent: on SQLite, their bodies and addresses out of the log and
+     * the file too, as an erasure's rows are. A deleted account's confirmation is the one row that
+     * still names its address, until it is sent (docs/account.md, "Deletion").
+     */
+    async flushSent(): Promise<void> {
+      await flushErasedPages(db)
     },
 
     async retryLater(id: string, nextAttemptAt: Date, reason: string): Promise<void> {

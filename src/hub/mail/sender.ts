@@ -35,8 +35,12 @@ export function startMailSender(options: MailSenderOptions): () => Promise<void>
   }
 }
 
-/** One round: claims due mail batch by batch and delivers it. Never throws. */
+/**
+ * One round: claims due mail batch by batch and delivers it, then, if any was sent, flushes the
+ * sent mail out of SQLite's log and file (once a round, not once a mail). Never throws.
+ */
 export function dueMailSender({ queue, transport, logger, now, intervalMs, maxAttempts = MAX_MAIL_ATTEMPTS }: MailSenderOptions & { intervalMs: number }) {
+  let sentThisRound = 0
   const deliver = async (mail: QueuedMail): Promise<void> => {
     let where: Record<string, string>
     try {
@@ -55,8 +59,20 @@ export function dueMailSender({ queue, transport, logger, now, intervalMs, maxAt
       return
     }
     await queue.markSent(mail.id)
+    sentThisRound++
     logger.info({ mailId: mail.id, ...where }, 'mail sent')
   }
 
-  return drainingRound({ claim: () => queue.claimDue(now(), BATCH_SIZE), batchSize: BATCH_SIZE, deliver, logger, queueName: 'mail queue' })
+  const round = drainingRound({ claim: () => queue.claimDue(now(), BATCH_SIZE), batchSize: BATCH_SIZE, deliver, logger, queueName: 'mail queue' })
+  return async (): Promise<void> => {
+    await round()
+    if (sentThisRound === 0) return
+    sentThisRound = 0
+    try {
+      await queue.flushSent()
+    } catch (error) {
+      // SQLite's own next checkpoint copies them out instead; nothing is lost or sent twice.
+      logger.warn({ reason: outageReason(error) }, 'sent mail not flushed from the database log yet')
+    }
+  }
 }

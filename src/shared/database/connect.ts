@@ -55,6 +55,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   switchToWal(file)
   file.pragma('synchronous = NORMAL')
   file.pragma('foreign_keys = ON')
+  // A deleted row is overwritten with zeros, on its page and on pages freed by the delete, rather
+  // than left in free space for anyone with a copy of the file: an erased account must not outlive
+  // its erasure in the file (docs/privacy.md, "Erased data on disk"). Not FAST, which leaves freed
+  // pages as they were.
+  file.pragma('secure_delete = ON')
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(file) }), plugins }), dialect: 'sqlite' }
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
 import { createGrantsRepository } from '../../shared/access-grants/repository.js'
+import { flushErasedPages } from '../../shared/database/erased-pages.js'
 import type { Database } from '../../shared/database/schema.js'
 import type { App } from '../../shared/http/server.js'
 import {
@@ -80,6 +81,8 @@ export async function securityEventRoutes(app: App, { db, tasks, revokedSubjects
         if (typeof request.body !== 'string') throw new SecurityEventRefused('invalid_request', `the body must be a SET sent as ${SECURITY_EVENT_CONTENT_TYPE}`)
         const event = await verify(request.body.trim())
         if (!(await act(event))) throw new SecurityEventRefused('invalid_request', 'this jti was received before')
+        // Committed: the purged person's tasks go from SQLite's log and file as well.
+        if (event.eventType === SECURITY_EVENT_TYPES.accountPurged) await flushErasedPages(db)
       } catch (error) {
         if (!(error instanceof SecurityEventRefused)) throw error
         return reply.code(400).send({ err: error.code, description: error.message, error: error.message })

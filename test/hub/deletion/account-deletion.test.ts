@@ -5,9 +5,12 @@ import { PASSWORD_REQUIRED, SIGN_IN_AGAIN } from '../../../src/hub/deletion/rout
 import { anonymousHeaders, mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { IDP_EMAIL, IDP_USER, useHubWithExternalProvider } from '../../helpers/external-provider.js'
+import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
 import { SESSION_CACHE_TTL_MS } from '../../../src/hub/sessions/sessions.js'
-import { GOOD_PASSWORD, buildTestHubApp, cookiesSetBy, logIn, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
+import { totpCode } from '../../../src/hub/two-step/totp.js'
+import { GOOD_PASSWORD, type SignedIn, buildTestHubApp, cookiesSetBy, logIn, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
+import { TOTP_STEP_MS, turnOnTwoStep } from '../../helpers/two-step.js'
 
 describe.each(databasesUnderTest())('DELETE /api/account on $name', (database) => {
   const smtp = useSmtpServer()
@@ -72,6 +75,57 @@ describe.each(databasesUnderTest())('DELETE /api/account on $name', (database) =
 
   it('answers 401 without a session', async () => {
     expect((await deleteAccount(await anonymousHeaders(hub.app))).statusCode).toBe(401)
+  })
+})
+
+/**
+ * Deletion takes the proof every other sensitive change takes (docs/security-settings.md, "Recent
+ * sign-in"), and the password besides. The tests above sign in just before deleting: a fresh
+ * sign-in is a recent one.
+ */
+describe.each(databasesUnderTest())('DELETE /api/account needs a recent sign-in on $name', (database) => {
+  const clock = testClock()
+  const hub = useHubApp(database, () => ({ now: clock.now }))
+  const deleteAccount = (user: SignedIn, password = GOOD_PASSWORD) =>
+    hub.app.inject({ method: 'DELETE', url: '/api/account', headers: user.headers, payload: { password } })
+  const reauthenticate = (user: SignedIn, payload: object) => hub.app.inject({ method: 'POST', url: '/api/auth/reauthenticate', headers: user.headers, payload })
+  const expectRecentSignInRequired = (response: Awaited<ReturnType<typeof deleteAccount>>) => {
+    expect([response.statusCode, response.json()]).toEqual([401, { error: RECENT_SIGN_IN_REQUIRED }])
+    expect(response.headers['www-authenticate']).toBe('Session error="insufficient_user_authentication", max_age=600')
+  }
+  const accountExists = async (user: SignedIn) => (await hub.handle.db.selectFrom('users').select('id').where('id', '=', user.userId).execute()).length === 1
+
+  it('refuses the right password once the sign-in is over 10 minutes old, erases nothing and keeps the session', async () => {
+    const user = await signUpAndLogIn(hub.app, uniqueEmail('stale'))
+    clock.advance(RECENT_SIGN_IN_MS + 1)
+    expectRecentSignInRequired(await deleteAccount(user))
+    expect(await accountExists(user)).toBe(true)
+    expect((await hub.app.inject({ url: '/api/account/sessions', headers: user.headers })).statusCode).toBe(200)
+  })
+
+  it('with two-step sign-in on, refuses the password alone, and deletes once the session is confirmed with a code of the app', async () => {
+    const user = await signUpAndLogIn(hub.app, uniqueEmail('two-step'))
+    const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
+    clock.advance(RECENT_SIGN_IN_MS + TOTP_STEP_MS)
+    expectRecentSignInRequired(await deleteAccount(user))
+    expect(await accountExists(user)).toBe(true)
+
+    const confirmed = await reauthenticate(user, { code: totpCode(secret, clock.now()) })
+    expect(confirmed.statusCode, confirmed.body).toBe(204)
+    // The password is still asked for, and checked.
+    const wrong = await deleteAccount(user, 'not the password at all')
+    expect([wrong.statusCode, wrong.json()]).toEqual([401, { error: WRONG_CURRENT_PASSWORD }])
+    expect((await deleteAccount(user)).statusCode).toBe(204)
+    expect(await accountExists(user)).toBe(false)
+  })
+
+  it('deletes after a reauthentication with the password while two-step sign-in is off', async () => {
+    const user = await signUpAndLogIn(hub.app, uniqueEmail('reauth'))
+    clock.advance(RECENT_SIGN_IN_MS + 1)
+    expectRecentSignInRequired(await deleteAccount(user))
+    expect((await reauthenticate(user, { password: GOOD_PASSWORD })).statusCode).toBe(204)
+    expect((await deleteAccount(user)).statusCode).toBe(204)
+    expect(await accountExists(user)).toBe(false)
   })
 })
 

@@ -5,8 +5,9 @@ export interface AccountDeletionSectionProps {
   context: PageContext
   /**
    * The built-in provider's proof, the password, with the API's 401 text for a wrong one (that 401
-   * is the form's, not a lost session). Undefined under an external provider, where the proof is a
-   * sign-in less than 10 minutes old (src/hub/deletion/routes.ts).
+   * is the form's, not a lost session); a recent sign-in is asked for besides, through the page's
+   * "confirm it is you" dialog, as for the other sensitive changes. Undefined under an external
+   * provider, where the proof is a sign-in less than 10 minutes old (src/hub/deletion/routes.ts).
    */
   wrongPasswordError: string | undefined
   /** The account's address, for password managers beside the password field. */

@@ -14,7 +14,7 @@ export interface AccountPageProps {
   profile: Profile & { locale: Language }
   /** The API's 401 text for a wrong current password: that 401 is the form's, not a lost session. */
   wrongPasswordError: string
-  /** How the person may confirm a recent sign-in, which the address and password changes ask for. */
+  /** How the person may confirm a recent sign-in, which the address and password changes and the deletion ask for. */
   recentSignIn: RecentSignInMethods
   connectedApplications: ConnectedApplication[]
   /** The command that reads DATA_DIR/outbox when the hub writes its mail there (no HUB_SMTP_URL); undefined when it sends it. */
