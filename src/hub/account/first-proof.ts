@@ -1,10 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../../shared/database/schema.js'
+import type { Database, UserKeyedTable } from '../../shared/database/schema.js'
 import { consentPurposeOf, deleteGrants } from '../oidc/connected-applications.js'
 import { createPrivacyRepository } from '../privacy/repository.js'
-
-/** Every table that names a user in a `userId` column. */
-type UserKeyedTable = { [T in keyof Database]: 'userId' extends keyof Database[T] ? T : never }[keyof Database]
 
 /**
  * What a password reset that is the first proof of the account's address does with each table

@@ -1,15 +1,12 @@
 import type { Kysely } from 'kysely'
 import { flushErasedPages } from '../../shared/database/erased-pages.js'
-import type { Database } from '../../shared/database/schema.js'
+import type { Database, UserKeyedTable } from '../../shared/database/schema.js'
 import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-event-token.js'
 import { createAuditTrail } from '../audit/repository.js'
 import { createMailQueue } from '../mail/queue.js'
 import { accountDeletedMail } from '../mail/templates.js'
 import type { Language } from '../pages/language.js'
 import type { SecurityEventOutbox } from '../security-events/outbox.js'
-
-/** Every table that names a user in a `userId` column. */
-type UserKeyedTable = { [T in keyof Database]: 'userId' extends keyof Database[T] ? T : never }[keyof Database]
 
 /**
  * What erasure deletes by `userId`: every such table, checked by the compiler, so a new table

@@ -377,3 +377,6 @@ export interface BillingWebhookEventsTable {
   type: string
   receivedAt: string
 }
+
+/** Every table that names a user in a `userId` column: the lists that must decide for each of them type-check against it. */
+export type UserKeyedTable = { [T in keyof Database]: 'userId' extends keyof Database[T] ? T : never }[keyof Database]
