@@ -1,4 +1,4 @@
-import { badRequest, unauthorized } from '../../shared/errors.js'
+import { badRequest, forbidden, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import { requireCountedProof, requireCurrentPassword } from '../account/current-password.js'
@@ -24,17 +24,23 @@ export interface ReauthenticateDependencies {
 }
 
 export const ONE_OF_PASSWORD_OR_CODE = 'Give one of password, code or passkey'
+export const SECOND_FACTOR_REQUIRED = 'Two-step sign-in is on: confirm with a code from your authenticator app or a passkey'
 
 /**
  * POST /api/auth/reauthenticate: a fresh proof of who holds this session, for the changes that need
- * a recent sign-in. A wrong password or code counts as a failed login of the account.
+ * a recent sign-in. A wrong password or code counts as a failed login of the account. With two-step
+ * sign-in on, the password alone is no proof (403, neither checked nor counted): the session's
+ * holder may know it without holding the second factor.
  */
 export async function reauthenticateRoute(app: App, { users, twoStep, passkeys, throttle, recentSignIn, audit, now }: ReauthenticateDependencies) {
   app.post(
     '/api/auth/reauthenticate',
     {
       schema: {
-        summary: 'Confirm your password or a code from your authenticator app: sensitive changes are allowed for 10 minutes',
+        summary: 'Confirm your password, a code from your authenticator app or a passkey: sensitive changes are allowed for 10 minutes',
+        description:
+          'With two-step sign-in on, the password is refused (403): the proof must be a code of the app or a passkey. ' +
+          'A recovery code is never accepted here.',
         tags: ['auth'],
         body: ReauthenticationBody,
         response: { 204: { type: 'null', description: 'Recorded on this session' }, ...errorResponses(400, 401, 403, 429) }
@@ -47,6 +53,8 @@ export async function reauthenticateRoute(app: App, { users, twoStep, passkeys, 
       const user = await users.findById(session.userId)
       if (!user) throw unauthorized('Sign in required')
       if (password !== undefined) {
+        // Refused before the password is looked at, so the refusal says nothing about it and counts nothing.
+        if (await twoStep.isOn(user.id)) throw forbidden(SECOND_FACTOR_REQUIRED)
         await requireCurrentPassword(throttle, request, reply, user, password)
       } else if (passkey !== undefined) {
         // An assertion over a challenge from POST /api/auth/passkey/options, by one of this account's passkeys.

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { WRONG_CURRENT_PASSWORD } from '../../../src/hub/account/current-password.js'
 import { PASSWORD_REQUIRED, SIGN_IN_AGAIN } from '../../../src/hub/deletion/routes.js'
-import { anonymousHeaders, mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
+import { SECOND_FACTOR_REQUIRED } from '../../../src/hub/routes/reauthenticate.js'
+import { anonymousHeaders, mailsTo, signUpConfirmedAndLogIn, useSmtpServer } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { IDP_EMAIL, IDP_USER, useHubWithExternalProvider } from '../../helpers/external-provider.js'
 import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
@@ -104,7 +105,7 @@ describe.each(databasesUnderTest())('DELETE /api/account needs a recent sign-in 
   })
 
   it('with two-step sign-in on, refuses the password alone, and deletes once the session is confirmed with a code of the app', async () => {
-    const user = await signUpAndLogIn(hub.app, uniqueEmail('two-step'))
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('two-step'))
     const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
     clock.advance(RECENT_SIGN_IN_MS + TOTP_STEP_MS)
     expectRecentSignInRequired(await deleteAccount(user))
@@ -115,6 +116,20 @@ describe.each(databasesUnderTest())('DELETE /api/account needs a recent sign-in 
     // The password is still asked for, and checked.
     const wrong = await deleteAccount(user, 'not the password at all')
     expect([wrong.statusCode, wrong.json()]).toEqual([401, { error: WRONG_CURRENT_PASSWORD }])
+    expect((await deleteAccount(user)).statusCode).toBe(204)
+    expect(await accountExists(user)).toBe(false)
+  })
+
+  it('with two-step sign-in on, an open session and the password cannot delete, not even after a reauthentication by the password; a code can', async () => {
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('session-and-password'))
+    const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
+    clock.advance(RECENT_SIGN_IN_MS + TOTP_STEP_MS)
+    const byPassword = await reauthenticate(user, { password: GOOD_PASSWORD })
+    expect([byPassword.statusCode, byPassword.json()]).toEqual([403, { error: SECOND_FACTOR_REQUIRED }])
+    expectRecentSignInRequired(await deleteAccount(user))
+    expect(await accountExists(user)).toBe(true)
+
+    expect((await reauthenticate(user, { code: totpCode(secret, clock.now()) })).statusCode).toBe(204)
     expect((await deleteAccount(user)).statusCode).toBe(204)
     expect(await accountExists(user)).toBe(false)
   })

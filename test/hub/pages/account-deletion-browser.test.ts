@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { mailsTo, useSmtpServer } from '../../helpers/account-mail.js'
+import { mailsTo, signUpConfirmedAndLogIn, useSmtpServer } from '../../helpers/account-mail.js'
 import { chromiumUnderTest, keepScreenshots, keyboardWalk, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { IDP_AUDIENCE, IDP_ISSUER, IDP_USER, externalProvider } from '../../helpers/external-provider.js'
 import { RECENT_SIGN_IN_MS } from '../../../src/hub/sessions/recent-sign-in.js'
 import { totpCode } from '../../../src/hub/two-step/totp.js'
-import { GOOD_PASSWORD, cookiesSetBy, signUpAndLogIn, testClock } from '../../helpers/hub-app.js'
+import { GOOD_PASSWORD, cookiesSetBy, testClock } from '../../helpers/hub-app.js'
 import { useHubInBrowser } from '../../helpers/hub-in-browser.js'
 import { type SigningKey, newSigningKey, signToken, startJwksServer } from '../../helpers/jwks-server.js'
 import { smtpUrlFor } from '../../helpers/smtp-server.js'
@@ -52,7 +52,7 @@ describe.skipIf(!withChromium)('account deletion in a browser', { timeout: 60_00
 
   it('asks a sign-in over 10 minutes old to confirm it is them in the dialog (a code, two-step sign-in being on), then a wrong password is told on the form; the right one deletes the account, every tab goes to the login page, and signing in fails', async () => {
     const email = `delete-${process.pid}@example.com`
-    const { secret } = await turnOnTwoStep(suite.app, await signUpAndLogIn(suite.app, email), clock.now())
+    const { secret } = await turnOnTwoStep(suite.app, await signUpConfirmedAndLogIn(suite.app, suite.handle.db, clock.now(), email), clock.now())
     context = await suite.browser.newContext({ baseURL: suite.origin, locale: 'en-US' })
     const tab = await newTab()
     await signIn(tab, email)
@@ -76,6 +76,10 @@ describe.skipIf(!withChromium)('account deletion in a browser', { timeout: 60_00
     await submit()
     await dialog.waitFor()
     expect(await seriousAccessibilityViolations(tab)).toEqual([])
+    // Two-step sign-in being on, the password alone is no proof: the dialog asks for the code, not for it.
+    expect(await dialog.getByLabel('Code from your authenticator app').evaluate((field) => field === document.activeElement)).toBe(true)
+    expect(await dialog.getByLabel('Password', { exact: true }).count()).toBe(0)
+    expect(await dialog.getByRole('button', { name: 'Confirm with the password' }).count()).toBe(0)
     await tab.keyboard.press('Escape')
     await form.getByText('Nothing was changed: the change needs you to confirm it is you.').waitFor()
     expect(await suite.handle.db.selectFrom('users').select('id').where('email', '=', email).execute()).toHaveLength(1)
@@ -83,7 +87,7 @@ describe.skipIf(!withChromium)('account deletion in a browser', { timeout: 60_00
     // Confirmed with a code of the app, the deletion is sent again, and its wrong password is the form's.
     await form.getByLabel('Current password').fill('not my password at all')
     await submit()
-    await dialog.getByLabel('Or a code from your authenticator app').fill(totpCode(secret, clock.now()))
+    await dialog.getByLabel('Code from your authenticator app').fill(totpCode(secret, clock.now()))
     await dialog.getByRole('button', { name: 'Confirm with the code' }).click()
     await form.getByText('The current password is wrong.').waitFor()
     expect(await dialog.count()).toBe(0)

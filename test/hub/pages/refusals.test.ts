@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WORDED_REFUSALS } from '../../../src/hub/client/refusals.js'
 import { translatorFor } from '../../../src/hub/pages/i18n/index.js'
+import { SECOND_FACTOR_REQUIRED } from '../../../src/hub/routes/reauthenticate.js'
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, emailProblem, passwordProblem } from '../../../src/hub/users/credentials.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { hubAppPerSuite, uniqueEmail } from '../../helpers/hub-app.js'
@@ -27,6 +28,10 @@ describe('the API refusals the pages word themselves', () => {
       passwordProblem('password1')
     ]
     for (const answer of answers) expect(Object.keys(WORDED_REFUSALS)).toContain(answer)
+  })
+
+  it('covers the password a reauthentication refuses while two-step sign-in is on', () => {
+    expect(WORDED_REFUSALS[SECOND_FACTOR_REQUIRED]).toBe('msgRefusalSecondFactorRequired')
   })
 
   it('covers what sign-up answers for a common password', async () => {

@@ -8,7 +8,7 @@ import { confirmAddress } from '../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { GOOD_PASSWORD, signUpAndLogIn, testClock, uniqueEmail } from '../../helpers/hub-app.js'
 import { useCheckedTabs, useHubInBrowser } from '../../helpers/hub-in-browser.js'
-import { TOTP_STEP_MS } from '../../helpers/two-step.js'
+import { TOTP_STEP_MS, turnOnTwoStep } from '../../helpers/two-step.js'
 
 const withChromium = chromiumUnderTest()
 const NEW_PASSWORD = 'another long and fresh passphrase'
@@ -119,7 +119,7 @@ describe.skipIf(!withChromium)('security settings in a browser', { timeout: 90_0
     clock.advance(RECENT_SIGN_IN_MS + 60_000)
     await tab.getByRole('button', { name: 'Turn off two-step sign-in' }).click()
     const dialog = tab.getByRole('dialog', { name: 'Confirm it is you' })
-    await dialog.getByLabel('Or a code from your authenticator app').fill(appCode(secret, clock.now()))
+    await dialog.getByLabel('Code from your authenticator app').fill(appCode(secret, clock.now()))
     await dialog.getByRole('button', { name: 'Confirm with the code' }).click()
     await tab.getByText(/^Two-step sign-in is off\./).waitFor()
   })
@@ -203,5 +203,28 @@ describe.skipIf(!withChromium)('security settings in a browser', { timeout: 90_0
     await signOut(tab)
     await passwordStep(tab, email, NEW_PASSWORD)
     await tab.waitForURL('**/dashboard')
+  })
+
+  it('on a page from before two-step sign-in was turned on elsewhere, the dialog’s password is refused and the page says to reload', async () => {
+    const email = uniqueEmail('stale-dialog')
+    const elsewhere = await signUpAndLogIn(hub.app, email)
+    await confirmAddress(hub.app, hub.handle.db, elsewhere, clock.now())
+    const tab = await newTab()
+    await passwordStep(tab, email)
+    await tab.waitForURL('**/dashboard')
+    await tab.goto('/account')
+    await turnOnTwoStep(hub.app, elsewhere, clock.now())
+    clock.advance(RECENT_SIGN_IN_MS + 60_000)
+    await tab.locator('#current-password').fill(GOOD_PASSWORD)
+    await tab.getByLabel('New password').fill(NEW_PASSWORD)
+    await tab.getByRole('button', { name: 'Change password' }).click()
+    const dialog = tab.getByRole('dialog', { name: 'Confirm it is you' })
+    await dialog.getByLabel('Password', { exact: true }).fill(GOOD_PASSWORD)
+    await dialog.getByRole('button', { name: 'Confirm with the password' }).click()
+    await dialog.getByText('Two-step sign-in is on for your account: reload the page to confirm with a code from your authenticator app or a passkey.').waitFor()
+    await expectAccessible(tab)
+    await tab.reload()
+    await tab.getByRole('button', { name: 'Change password' }).waitFor()
+    expect(await tab.locator('template[data-recent-sign-in]').evaluate((template) => template.innerHTML)).not.toContain('reauthenticate-password')
   })
 })

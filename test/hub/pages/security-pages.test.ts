@@ -81,13 +81,20 @@ describe('security settings pages', () => {
     expect(body).toContain('New name for Work &lt;laptop>')
     expect(body).toContain('Remove <span class="visually-hidden">(Work &lt;laptop>)</span>')
     expect(body).toContain('<td data-label="Last used">Never</td>')
-    expect(body).toContain(`data-form="reauthenticate-code" data-refusal="${WRONG_CODE}"`)
+    // The dialog offers the code, focused, and the passkey: not the password, which the API refuses alone while two-step sign-in is on.
+    expect(body).toContain(
+      `data-form="reauthenticate-code" data-refusal="${WRONG_CODE}" data-msg-invalid-credentials="That code is not right."><label for="reauth-code">Code from your authenticator app</label><input id="reauth-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required autofocus/>`
+    )
     expect(body).toContain('data-form="reauthenticate-passkey" data-needs-webauthn="true"')
-    // /account asks through the same dialog, with the same ways.
+    expect(body).not.toContain('data-form="reauthenticate-password"')
+    expect(body).not.toContain('id="reauth-password"')
+    // /account (the password and address changes, the deletion) asks through the same dialog, with the same ways.
     const account = (await page('/account', pageCookies(user))).body
     expect(account).toContain('<a href="/account/security">Sessions, two-step sign-in and passkeys</a>')
     expect(account).toContain('data-form="reauthenticate-code"')
     expect(account).toContain('data-form="reauthenticate-passkey"')
+    expect(account).not.toContain('data-form="reauthenticate-password"')
+    expect((await page('/account', pageCookies(user, { lang: 'es' }))).body).toContain('<label for="reauth-code">Código de tu aplicación de autenticación</label>')
   })
 
   it('to an account whose address is not confirmed, says to confirm it first instead of offering two-step sign-in or a passkey', async () => {

@@ -6,6 +6,7 @@ import { anonymousHeaders, confirmAddress, signUpConfirmedAndLogIn, useSmtpServe
 import { databasesUnderTest } from '../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../helpers/external-provider.js'
 import { ADDRESS_NOT_VERIFIED } from '../../../src/hub/account/verified-address.js'
+import { SECOND_FACTOR_REQUIRED } from '../../../src/hub/routes/reauthenticate.js'
 import { RECENT_SIGN_IN_CHALLENGE, RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
 import { GOOD_PASSWORD, HUB_ORIGIN, type SignedIn, cookieHeader, cookiesSetBy, logIn, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../helpers/hub-app.js'
 import { type CreationOptionsJson, type RequestOptionsJson, softwareAuthenticator } from '../../helpers/software-authenticator.js'
@@ -333,6 +334,19 @@ describe.each(databasesUnderTest())('passkeys over HTTP on $name', (database) =>
       const again = await reauthenticate(user, { passkey: authenticator.get(options) })
       expect(again.statusCode).toBe(401)
       expect(again.json()).toEqual({ error: 'The passkey was not accepted' })
+    })
+
+    it('with two-step sign-in on, is given by a passkey where the password alone is refused', async () => {
+      const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now())
+      const authenticator = softwareAuthenticator(HUB_ORIGIN)
+      await registered(hub.app, user, authenticator)
+      await turnOnTwoStep(hub.app, user, clock.now())
+      clock.advance(TEN_MINUTES + 1)
+      const password = await reauthenticate(user, { password: GOOD_PASSWORD })
+      expect([password.statusCode, password.json()]).toEqual([403, { error: SECOND_FACTOR_REQUIRED }])
+      expectRecentSignInRequired(await hub.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: user.headers }))
+      expect((await reauthenticate(user, { passkey: authenticator.get(await signInOptions(hub.app, user.headers)) })).statusCode).toBe(204)
+      expect((await hub.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: user.headers })).statusCode).toBe(200)
     })
 
     it('is not given by another account’s passkey, nor by two proofs at once', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { WRONG_CURRENT_PASSWORD } from '../../../src/hub/account/current-password.js'
-import { ONE_OF_PASSWORD_OR_CODE } from '../../../src/hub/routes/reauthenticate.js'
+import { ONE_OF_PASSWORD_OR_CODE, SECOND_FACTOR_REQUIRED } from '../../../src/hub/routes/reauthenticate.js'
 import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../src/hub/sessions/recent-sign-in.js'
 import { sessionHandle } from '../../../src/hub/sessions/session-handle.js'
 import { totpCode } from '../../../src/hub/two-step/totp.js'
@@ -103,6 +103,38 @@ describe.each(databasesUnderTest())('recent sign-in (sudo mode) over HTTP on $na
     expect([replayed.statusCode, replayed.json()]).toEqual([401, { error: WRONG_CODE }])
     const events = await hub.handle.db.selectFrom('auditEvents').select('detail').where('userId', '=', user.userId).where('type', '=', 'session.reauthenticated').execute()
     expect(events.map(({ detail }) => (JSON.parse(detail) as { method: string }).method)).toEqual(['totp'])
+  })
+
+  it('with two-step sign-in on, refuses the password alone (403), neither checking nor counting it; the code still confirms, and once two-step sign-in is off the password does again', async () => {
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('password-not-enough'))
+    const { secret } = await turnOnTwoStep(hub.app, user, clock.now())
+    clock.advance(RECENT_SIGN_IN_MS + TOTP_STEP_MS)
+    // More tries than the lockout allows, right and wrong alike: the same 403, so the password is not looked at.
+    for (const password of [GOOD_PASSWORD, ...Array.from({ length: 11 }, (_, attempt) => `not the password ${attempt}`)]) {
+      const refused = await reauthenticate(hub.app, user, { password })
+      expect([refused.statusCode, refused.json()], password).toEqual([403, { error: SECOND_FACTOR_REQUIRED }])
+    }
+    expectRecentSignInRequired(await changePassword(hub.app, user))
+    // Nothing was counted: ten failures would have locked the account's logins.
+    const login = await hub.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: GOOD_PASSWORD } })
+    expect(login.statusCode, login.body).toBe(200)
+    expect(await hub.handle.db.selectFrom('auditEvents').select('id').where('userId', '=', user.userId).where('type', '=', 'session.reauthenticated').execute()).toEqual([])
+
+    expect((await reauthenticate(hub.app, user, { code: totpCode(secret, clock.now()) })).statusCode).toBe(204)
+    expect((await hub.app.inject({ method: 'DELETE', url: '/api/account/totp', headers: user.headers })).statusCode).toBe(204)
+    clock.advance(RECENT_SIGN_IN_MS + 1)
+    expect((await reauthenticate(hub.app, user, { password: GOOD_PASSWORD })).statusCode).toBe(204)
+    expect((await changePassword(hub.app, user)).statusCode).toBe(204)
+  })
+
+  it('takes no recovery code, two-step sign-in on or off: it is for signing in again when the app is lost', async () => {
+    const user = await signUpConfirmedAndLogIn(hub.app, hub.handle.db, clock.now(), uniqueEmail('recovery-code'))
+    const { recoveryCodes } = await turnOnTwoStep(hub.app, user, clock.now())
+    clock.advance(RECENT_SIGN_IN_MS + 1)
+    for (const payload of [{ code: recoveryCodes[0] }, { recoveryCode: recoveryCodes[0] }]) {
+      expect((await reauthenticate(hub.app, user, payload)).statusCode, JSON.stringify(payload)).toBe(400)
+    }
+    expectRecentSignInRequired(await changePassword(hub.app, user))
   })
 
   it('counts wrong codes toward the account’s lockout too', async () => {

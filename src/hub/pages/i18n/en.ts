@@ -33,6 +33,7 @@ export const en = {
   'refusal.emailTooLong': 'The email address is too long: it can have at most 254 characters.',
   'refusal.emailInvalid': 'Enter a valid email address, such as ana@example.com.',
   'refusal.signupClosed': 'This hub does not take new accounts. Ask its administrator for one.',
+  'refusal.secondFactorRequired': 'Two-step sign-in is on for your account: reload the page to confirm with a code from your authenticator app or a passkey.',
 
   'login.title': 'Sign in',
   'login.intro': 'Sign in once to use every Hearth application.',
@@ -271,7 +272,7 @@ export const en = {
   'reauth.heading': 'Confirm it is you',
   'reauth.intro': 'This change needs you to have signed in within the last 10 minutes. Confirm it is you and the change goes ahead.',
   'reauth.confirmPassword': 'Confirm with the password',
-  'reauth.code': 'Or a code from your authenticator app',
+  'reauth.code': 'Code from your authenticator app',
   'reauth.confirmCode': 'Confirm with the code',
   'reauth.passkey': 'Use a passkey',
   'reauth.cancel': 'Cancel',

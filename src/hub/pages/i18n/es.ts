@@ -32,6 +32,7 @@ export const es: Record<MessageKey, string> = {
   'refusal.emailTooLong': 'La dirección de correo es demasiado larga: puede tener 254 caracteres como máximo.',
   'refusal.emailInvalid': 'Escribe una dirección de correo válida, como ana@example.com.',
   'refusal.signupClosed': 'Este servicio no admite cuentas nuevas. Pide una a quien lo administra.',
+  'refusal.secondFactorRequired': 'Tu cuenta tiene activada la verificación en dos pasos: recarga la página para confirmar con un código de tu aplicación de autenticación o una llave de acceso.',
 
   'login.title': 'Iniciar sesión',
   'login.intro': 'Inicia sesión una vez para usar todas las aplicaciones de Hearth.',
@@ -270,7 +271,7 @@ export const es: Record<MessageKey, string> = {
   'reauth.heading': 'Confirma que eres tú',
   'reauth.intro': 'Este cambio requiere que hayas iniciado sesión en los últimos 10 minutos. Confirma que eres tú y el cambio se aplicará.',
   'reauth.confirmPassword': 'Confirmar con la contraseña',
-  'reauth.code': 'O un código de tu aplicación de autenticación',
+  'reauth.code': 'Código de tu aplicación de autenticación',
   'reauth.confirmCode': 'Confirmar con el código',
   'reauth.passkey': 'Usar una llave de acceso',
   'reauth.cancel': 'Cancelar',
