@@ -13,6 +13,14 @@ when HUB_SMTP_URL is not set), newest first: each file's path, recipients, subje
 their links can be followed. --to keeps the mails to one address; --limit says how many,
 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`
 
+export const MAIL_OUTBOX_HELP = `Usage: npm run hub -- mail:outbox [--to EMAIL] [--limit N]
+
+${MAIL_OUTBOX_USAGE}
+
+Options:
+  --to EMAIL   only the mails to this address
+  --limit N    how many mails to print, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`
+
 export interface MailOutboxIo {
   out: (line: string) => void
   err: (line: string) => void
