@@ -10,9 +10,11 @@ import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { SecurityEventOutbox } from '../security-events/outbox.js'
 import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-event-token.js'
+import type { Language } from '../pages/language.js'
 import { normaliseEmail, passwordProblem } from '../users/credentials.js'
 import { hashPassword } from '../users/password-hashing.js'
 import type { AccountMail } from './account-mail.js'
+import { browserLanguageOf } from './locale.js'
 import { Done, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
 
 export interface PasswordResetDependencies {
@@ -39,10 +41,10 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
   })
 
   /** Mails a link to the account with this address, when there is one that may sign in; answers its id. */
-  const mailResetLink = async (email: string, at: Date): Promise<string | null> => {
+  const mailResetLink = async (email: string, requestLanguage: Language, at: Date): Promise<string | null> => {
     const user = await db.selectFrom('users').select(['id', 'email', 'locale']).where('email', '=', email).where('disabled', '=', 0).executeTakeFirst()
     if (!user) return null
-    await accountMail.sendPasswordReset({ userId: user.id, email: user.email, locale: user.locale }, at)
+    await accountMail.sendPasswordReset({ userId: user.id, email: user.email, locale: user.locale, requestLanguage }, at)
     return user.id
   }
 
@@ -62,7 +64,7 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many password-reset requests; try again later')
       // Not awaited: looking the account up and queueing its mail would make a known address
       // answer later than an unknown one, telling the caller which addresses have accounts.
-      const work = mailResetLink(email, now())
+      const work = mailResetLink(email, browserLanguageOf(request), now())
         .then(async (userId) => {
           if (userId !== null) await audit(request, { userId, type: 'password.reset.requested' })
         })
@@ -101,7 +103,7 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
           .returning(['id', 'email', 'locale'])
           .executeTakeFirst()
         if (!user) return undefined
-        const changed = { userId: user.id, email: user.email, locale: user.locale }
+        const changed = { userId: user.id, email: user.email, locale: user.locale, requestLanguage: browserLanguageOf(request) }
         // An address change asked for with the old password may be how someone else keeps the account.
         await accountMail.tokens.cancel(user.id, ['email-change'], trx)
         await accountMail.sendPasswordChanged(changed, at, trx)
