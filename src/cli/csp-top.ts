@@ -14,6 +14,13 @@ export const CSP_TOP_USAGE = `csp:top lists the most frequent CSP violations rep
 are cut and end with "…". Characters a terminal would not show as themselves (controls, bidi
 and invisible formatting characters) are printed as escapes such as \\u{202e}, and \\ as \\\\.`
 
+export const CSP_TOP_HELP = `Usage: npm run hub -- csp:top [--limit N]
+
+${CSP_TOP_USAGE}
+
+Options:
+  --limit N   how many violations to list, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`
+
 export interface CspTopIo {
   out: (line: string) => void
   err: (line: string) => void

@@ -13,16 +13,57 @@ Usage:
 
 --app defaults to TASKS_APP_ID (tasks). "grant" replaces the user's grant for that application.
 A revoked user who calls the application again receives the default grant (the spec's access
-check); to restrict a user, grant fewer permissions and set PERMISSIONS_ENABLED=true.`
+check); to restrict a user, grant fewer permissions and set PERMISSIONS_ENABLED=true.
+\`npm run grants -- COMMAND --help\` prints that command's usage and options.`
+
+const APP_OPTION = '  --app ID            the application (default: TASKS_APP_ID, tasks)'
+
+/** Each command's own help, as `npm run grants -- COMMAND --help` prints it. */
+const COMMAND_HELP: Readonly<Record<string, string>> = {
+  list: `Usage: npm run grants -- list [--user ID] [--app ID]
+
+Lists the grants, one a line: user, application, roles, permissions, who granted it and when.
+
+Options:
+  --user ID           only this user's grants
+  --app ID            only this application's grants (default: every application)`,
+  grant: `Usage: npm run grants -- grant --user ID [--app ID] [--permissions read,write,delete] [--roles member]
+
+Gives a user a grant on an application, replacing the one they had there. Permissions are only
+enforced with PERMISSIONS_ENABLED=true.
+
+Options:
+  --user ID           the user's id
+${APP_OPTION}
+  --permissions LIST  comma list of ${PERMISSIONS.join(', ')} (default: all of them)
+  --roles LIST        comma list of roles (default: member)`,
+  revoke: `Usage: npm run grants -- revoke --user ID [--app ID]
+
+Removes a user's grant on an application. A revoked user who calls the application again receives
+the default grant (the spec's access check).
+
+Options:
+  --user ID           the user's id
+${APP_OPTION}`
+}
 
 class UsageError extends Error {}
 
 const { values, positionals } = parseCommandLine()
 
 const command = positionals[0]
+if (values.help && command) {
+  const help = Object.hasOwn(COMMAND_HELP, command) ? COMMAND_HELP[command] : undefined
+  if (help === undefined) {
+    console.error(`Unknown command "${command}".\n\n${USAGE}`)
+    process.exit(2)
+  }
+  console.log(help)
+  process.exit(0)
+}
 if (values.help || !command) {
   console.log(USAGE)
-  process.exit(command || values.help ? 0 : 2)
+  process.exit(values.help ? 0 : 2)
 }
 
 const config = readConfigOrExit()

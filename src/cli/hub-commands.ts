@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util'
-import { BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './billing.js'
-import { CSP_TOP_USAGE, cspTop } from './csp-top.js'
+import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './billing.js'
+import { CSP_TOP_HELP, CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { deleteUser } from './account-deletion.js'
 import { withDatabase } from './database.js'
-import { EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
+import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
 import { createSecurityEventOutbox } from '../hub/security-events/outbox.js'
-import { MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
-import { CLIENTS_USAGE, type ClientCommandOptions, clientsCommand } from './oidc-clients.js'
+import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
+import { CLIENTS_HELP, CLIENTS_USAGE, type ClientCommandOptions, clientsCommand } from './oidc-clients.js'
 import { createUsersRepository } from '../hub/users/repository.js'
 import { createAccounts } from '../hub/users/accounts.js'
 import { setAccountDisabled } from '../hub/users/account-status.js'
@@ -39,6 +39,7 @@ Usage:
   npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
                                                 sets an account's plan by hand
   npm run hub -- --help
+  npm run hub -- COMMAND --help                 that command's usage and options
 
 users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
 and works whether or not HUB_SIGNUP is open. Pipe the password in so it stays out of the shell
@@ -66,6 +67,56 @@ ${CLIENTS_USAGE}
 
 ${BILLING_USAGE}`
 
+/** Each account command's own help; `npm run hub -- COMMAND --help` prints the one of COMMAND. */
+const ACCOUNT_HELP = {
+  'users:create': `Usage: npm run hub -- users:create --email EMAIL
+
+Creates an account, reading its password from stdin. It applies the sign-up rules (valid email,
+8 to 128 characters, not a common password) and works whether or not HUB_SIGNUP is open. Pipe the
+password in so it stays out of the shell history:
+  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
+
+Options:
+  --email EMAIL   the account's address`,
+  'users:disable': `Usage: npm run hub -- users:disable --email EMAIL
+
+Blocks sign-in and ends the account's sessions. A running hub stops accepting them within a few
+seconds (it trusts a session it has just read for up to 4 s); SSO tokens already issued to
+applications stay valid until they expire (5 minutes).
+
+Options:
+  --email EMAIL   the account's address`,
+  'users:enable': `Usage: npm run hub -- users:enable --email EMAIL
+
+Lets a disabled account sign in again.
+
+Options:
+  --email EMAIL   the account's address`,
+  'users:delete': `Usage: npm run hub -- users:delete --email EMAIL
+
+Erases the account, as its owner deleting it would: ends every session, erases what the hub holds
+about the person but one account.deleted audit record (id and time), mails a confirmation to the
+address and sends the applications an account-purged event (docs/account.md, "Deletion").
+
+Options:
+  --email EMAIL   the account's address`,
+  'keys:rotate': `Usage: npm run hub -- keys:rotate
+
+Adds a new SSO signing key in DATA_DIR, which signs from now on; the old one stays published at
+/.well-known/jwks.json until every token it signed has expired. A running hub picks it up without
+a restart. It takes no options.`
+} as const
+
+/** What `npm run hub -- COMMAND --help` prints, for every command there is. */
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  ...ACCOUNT_HELP,
+  'csp:top': CSP_TOP_HELP,
+  'events:pending': EVENTS_PENDING_HELP,
+  ...CLIENTS_HELP,
+  'mail:outbox': MAIL_OUTBOX_HELP,
+  ...BILLING_HELP
+}
+
 export interface CliIo {
   env: Env
   readStdin: () => Promise<string>
@@ -83,10 +134,7 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
     return 2
   }
   const [command] = parsed.positionals
-  if (parsed.values.help) {
-    io.out(USAGE)
-    return 0
-  }
+  if (parsed.values.help) return help(command, io)
   try {
     const config = readConfig(io.env)
     switch (command) {
@@ -123,6 +171,21 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
     }
     throw error
   }
+}
+
+/** `--help`: the named command's own usage and options, or every command's when none is named. */
+function help(command: string | undefined, io: CliIo): number {
+  if (command === undefined) {
+    io.out(USAGE)
+    return 0
+  }
+  const text = Object.hasOwn(COMMAND_HELP, command) ? COMMAND_HELP[command] : undefined
+  if (text === undefined) {
+    io.err(`Unknown command: ${command}\n\n${USAGE}`)
+    return 2
+  }
+  io.out(text)
+  return 0
 }
 
 /** The users:* commands: each names an account by --email, and accounts live in the hub only with the built-in provider. */

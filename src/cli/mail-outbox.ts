@@ -14,6 +14,14 @@ their links can be followed (each .eml file has a .txt beside it, from which a l
 copied as it stands). --to keeps the mails to one address; --limit says how many,
 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`
 
+export const MAIL_OUTBOX_HELP = `Usage: npm run hub -- mail:outbox [--to EMAIL] [--limit N]
+
+${MAIL_OUTBOX_USAGE}
+
+Options:
+  --to EMAIL   only the mails to this address
+  --limit N    how many mails to print, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`
+
 export interface MailOutboxIo {
   out: (line: string) => void
   err: (line: string) => void

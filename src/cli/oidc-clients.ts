@@ -11,6 +11,35 @@ where it tells the application that a session ended. --public registers a client
 once and only its hash is kept, so note it then. --first-party skips the consent page (the family's
 own applications). clients:remove ends every grant and token the application holds.`
 
+/** Each clients:* command's own help, as `npm run hub -- clients:add --help` prints it. */
+export const CLIENTS_HELP = {
+  'clients:add': `Usage: npm run hub -- clients:add --id ID --redirect-uri URL [--redirect-uri URL...] [--public] [--first-party]
+                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+
+Registers an application that signs in with the hub over OpenID Connect (docs/oidc.md). A
+confidential client's secret is printed once and only its hash is kept, so note it then.
+
+Options:
+  --id ID                           the client id: 1 to 59 lower-case letters, digits, "_" or "-"
+  --name NAME                       the name the consent page shows (default: the id)
+  --redirect-uri URL                where the hub sends the browser back with a code; one or more
+  --post-logout-redirect-uri URL    where it may send the browser after signing out; any number
+  --backchannel-logout-uri URL      where it tells the application that a session ended
+  --public                          a client that keeps no secret (a single-page or native
+                                    application: PKCE is its only proof)
+  --first-party                     skips the consent page (the family's own applications)`,
+  'clients:list': `Usage: npm run hub -- clients:list
+
+Lists the registered OpenID Connect clients: id, name, kind, redirect URIs and when each was added.
+It takes no options.`,
+  'clients:remove': `Usage: npm run hub -- clients:remove --id ID
+
+Removes a client, ending every grant and token the application holds.
+
+Options:
+  --id ID   the client id`
+} as const
+
 export interface ClientCommandOptions {
   id?: string
   name?: string

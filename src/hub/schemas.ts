@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { PLAIN_TEXT } from '../shared/http/validation.js'
+import { LANGUAGES, type Language } from './pages/language.js'
 import { EMAIL_MAX_LENGTH } from './users/credentials.js'
 
 /** Long enough for any password we accept; the cap bounds the hashing work a request can ask for. */
@@ -16,6 +17,13 @@ export const Credentials = Type.Object({
   password: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH })
 })
 export type Credentials = Static<typeof Credentials>
+
+export const SignupRequest = Type.Object({
+  ...Credentials.properties,
+  locale: Type.Optional(
+    Type.Unsafe<Language>({ type: 'string', enum: [...LANGUAGES], description: "The language the person chose, the account's until they choose another; without it, pages and mail follow the browser" })
+  )
+})
 
 export const SignupResponse = Type.Object({ userId: Type.String() })
 

@@ -24,6 +24,25 @@ describe('grants CLI', () => {
     expect(out).toMatch(/npm run grants -- list/)
   })
 
+  it.each([
+    ['list', ['--user', '--app']],
+    ['grant', ['--user', '--app', '--permissions', '--roles']],
+    ['revoke', ['--user', '--app']]
+  ])("%s --help prints that command's usage and options only", async (command, options) => {
+    const { code, out, err } = await cli(command, '--help')
+    expect(code).toBe(0)
+    expect(err).toBe('')
+    expect(out.startsWith(`Usage: npm run grants -- ${command} `)).toBe(true)
+    for (const option of options) expect(out).toMatch(new RegExp(`^ {2}${option} `, 'm'))
+    for (const other of ['list', 'grant', 'revoke'].filter((name) => name !== command)) expect(out).not.toContain(`npm run grants -- ${other}`)
+  })
+
+  it('refuses --help for an unknown command with exit code 2', async () => {
+    const { code, err } = await cli('launch', '--help')
+    expect(code).toBe(2)
+    expect(err).toMatch(/^Unknown command "launch"/)
+  })
+
   it('grants, lists and revokes', async () => {
     expect((await cli('grant', '--user', 'alice', '--permissions', 'read,write')).code).toBe(0)
     const listed = await cli('list', '--user', 'alice')

@@ -26,6 +26,8 @@ describe('hub CLI', () => {
     expect(output.out[0]).toMatch(/^Created ada@example\.com with id [0-9a-f-]{36}\.$/)
     const row = await cli.withDatabase((db) => db.selectFrom('users').selectAll().executeTakeFirstOrThrow())
     expect(row.email).toBe('ada@example.com')
+    // No language chosen: the person's browser decides their pages and mail (test/hub/account/mail-language.test.ts).
+    expect(row.locale).toBeNull()
 
     expect(await runHubCli(['users:create', '--email', 'ada@example.com'], io('correct horse battery staple'))).toBe(1)
     expect(await runHubCli(['users:create', '--email', 'bob@example.com'], io('password1\n'))).toBe(1)

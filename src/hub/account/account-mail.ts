@@ -3,13 +3,16 @@ import type { Database } from '../../shared/database/schema.js'
 import { type MailTokenPurpose, createMailTokens } from '../mail/mail-tokens.js'
 import type { MailQueue } from '../mail/queue.js'
 import { emailVerificationMail, passwordChangedMail, passwordResetMail } from '../mail/templates.js'
+import type { Language } from '../pages/language.js'
 import { languageOfAccount } from './locale.js'
 
 export interface MailedAccount {
   userId: string
   email: string
-  /** `users.locale`: every mail to the account is in its language, whoever's request caused it. */
-  locale: string
+  /** `users.locale`: the language the person chose, which every mail to the account is in; null when none. */
+  locale: string | null
+  /** The language of the request that caused the mail, for an account that chose none (else English). */
+  requestLanguage?: Language
 }
 
 /** The account flows' mail: each token is issued in the transaction that queues the mail carrying it. */
@@ -19,7 +22,7 @@ export function createAccountMail(db: Kysely<Database>, queue: MailQueue, public
   const sendWithToken = async (account: MailedAccount, purpose: MailTokenPurpose, template: typeof passwordResetMail, now: Date): Promise<void> => {
     await db.transaction().execute(async (trx) => {
       const token = await tokens.issue(account.userId, purpose, now, trx)
-      const mail = template({ publicUrl, language: languageOfAccount(account.locale), email: account.email, token })
+      const mail = template({ publicUrl, language: languageOfAccount(account.locale, account.requestLanguage), email: account.email, token })
       await queue.enqueue({ ...mail, to: account.email, userId: account.userId }, now, trx)
     })
   }
@@ -32,7 +35,7 @@ export function createAccountMail(db: Kysely<Database>, queue: MailQueue, public
      * `firstProofOfAddress` when a reset first proved the address and removed what was added before.
      */
     async sendPasswordChanged(account: MailedAccount, now: Date, trx: Kysely<Database>, { firstProofOfAddress = false } = {}): Promise<void> {
-      const mail = passwordChangedMail({ publicUrl, language: languageOfAccount(account.locale), email: account.email, firstProofOfAddress })
+      const mail = passwordChangedMail({ publicUrl, language: languageOfAccount(account.locale, account.requestLanguage), email: account.email, firstProofOfAddress })
       await queue.enqueue({ ...mail, to: account.email, userId: account.userId }, now, trx)
     },
 

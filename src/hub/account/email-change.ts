@@ -11,7 +11,7 @@ import { PASSWORD_INPUT_MAX_LENGTH } from '../schemas.js'
 import { EMAIL_MAX_LENGTH, emailProblem, normaliseEmail } from '../users/credentials.js'
 import { requireCurrentPassword } from './current-password.js'
 import type { OwnAccountDependencies } from './dependencies.js'
-import { languageOfAccount } from './locale.js'
+import { browserLanguageOf, languageOfAccount } from './locale.js'
 
 const EmailChange = Type.Object({
   // A little over the stored maximum, so surrounding spaces are trimmed rather than refused.
@@ -60,7 +60,7 @@ export async function emailChangeRoutes(app: App, deps: OwnAccountDependencies) 
       if (await ownAccount.isTakenByAnother(newEmail, user.id)) throw conflict(TAKEN)
 
       const requestedAt = now()
-      const language = languageOfAccount(user.locale)
+      const language = languageOfAccount(user.locale, browserLanguageOf(request))
       await db.transaction().execute(async (trx) => {
         const token = await mailTokens.issue(user.id, 'email-change', requestedAt, trx, newEmail)
         const confirmation = emailChangeConfirmationMail({ publicUrl, language, oldEmail: user.email, newEmail, token })

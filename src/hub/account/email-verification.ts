@@ -8,6 +8,7 @@ import { tooManyRequests } from '../http-errors.js'
 import { sessionOf } from '../plugins/session.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import type { AccountMail } from './account-mail.js'
+import { browserLanguageOf } from './locale.js'
 import { Done, EmailVerification } from './schemas.js'
 
 export interface EmailVerificationDependencies {
@@ -68,7 +69,7 @@ export async function emailVerificationRoutes(app: App, deps: EmailVerificationD
       const wait = await throttle.verificationMailBlockedFor(userId)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many verification mails asked for; try again later')
       const user = await db.selectFrom('users').select(['email', 'emailVerified', 'locale']).where('id', '=', userId).executeTakeFirst()
-      if (user && user.emailVerified === 0) await accountMail.sendVerification({ userId, email: user.email, locale: user.locale }, now())
+      if (user && user.emailVerified === 0) await accountMail.sendVerification({ userId, email: user.email, locale: user.locale, requestLanguage: browserLanguageOf(request) }, now())
       return reply.code(204).send(null)
     }
   )

@@ -9,7 +9,7 @@ import { passwordProblem } from '../users/credentials.js'
 import { hashPassword } from '../users/password-hashing.js'
 import { requireCurrentPassword } from './current-password.js'
 import type { OwnAccountDependencies } from './dependencies.js'
-import { languageOfAccount } from './locale.js'
+import { browserLanguageOf, languageOfAccount } from './locale.js'
 
 const PasswordChange = Type.Object({
   currentPassword: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH }),
@@ -42,7 +42,7 @@ export async function passwordChangeRoutes(app: App, deps: OwnAccountDependencie
 
       const passwordHash = await hashPassword(newPassword)
       const changedAt = now()
-      const notice = passwordChangedInSessionMail({ publicUrl, language: languageOfAccount(user.locale), email: user.email })
+      const notice = passwordChangedInSessionMail({ publicUrl, language: languageOfAccount(user.locale, browserLanguageOf(request)), email: user.email })
       await db.transaction().execute(async (trx) => {
         await ownAccount.setPasswordHash(user.id, passwordHash, changedAt, trx)
         // A reset link asked for before the change would undo it, perhaps for whoever asked; an

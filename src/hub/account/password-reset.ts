@@ -10,10 +10,12 @@ import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
 import type { Sessions } from '../sessions/sessions.js'
 import type { SecurityEventOutbox } from '../security-events/outbox.js'
 import { SECURITY_EVENT_TYPES } from '../../shared/security-events/security-event-token.js'
+import type { Language } from '../pages/language.js'
 import { normaliseEmail, passwordProblem } from '../users/credentials.js'
 import { hashPassword } from '../users/password-hashing.js'
 import type { AccountMail } from './account-mail.js'
 import { removeWaysInOfEarlierHolder } from './first-proof.js'
+import { browserLanguageOf } from './locale.js'
 import { Done, FirstProofReset, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
 
 export interface PasswordResetDependencies {
@@ -40,10 +42,10 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
   })
 
   /** Mails a link to the account with this address, when there is one that may sign in; answers its id. */
-  const mailResetLink = async (email: string, at: Date): Promise<string | null> => {
+  const mailResetLink = async (email: string, requestLanguage: Language, at: Date): Promise<string | null> => {
     const user = await db.selectFrom('users').select(['id', 'email', 'locale']).where('email', '=', email).where('disabled', '=', 0).executeTakeFirst()
     if (!user) return null
-    await accountMail.sendPasswordReset({ userId: user.id, email: user.email, locale: user.locale }, at)
+    await accountMail.sendPasswordReset({ userId: user.id, email: user.email, locale: user.locale, requestLanguage }, at)
     return user.id
   }
 
@@ -63,7 +65,7 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many password-reset requests; try again later')
       // Not awaited: looking the account up and queueing its mail would make a known address
       // answer later than an unknown one, telling the caller which addresses have accounts.
-      const work = mailResetLink(email, now())
+      const work = mailResetLink(email, browserLanguageOf(request), now())
         .then(async (userId) => {
           if (userId !== null) await audit(request, { userId, type: 'password.reset.requested' })
         })
@@ -106,7 +108,7 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
           .returning(['id', 'email', 'locale'])
           .executeTakeFirst()
         if (!user) return undefined
-        const changed = { userId: user.id, email: user.email, locale: user.locale }
+        const changed = { userId: user.id, email: user.email, locale: user.locale, requestLanguage: browserLanguageOf(request) }
         // Until now anyone could have made the account with this address: what they added to it
         // would outlast the reset (account pre-hijacking, docs/account.md), so it goes.
         const removed = Number(proven.numUpdatedRows) > 0 ? await removeWaysInOfEarlierHolder(trx, user.id, at) : null

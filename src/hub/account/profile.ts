@@ -16,7 +16,7 @@ export const ProfileResponse = Type.Object({
   email: Type.String(),
   emailVerified: Type.Boolean({ description: 'Whether a link mailed to the address was used' }),
   displayName: Type.Union([Type.String(), Type.Null()], { description: 'Null until chosen' }),
-  locale: Locale,
+  locale: Type.Union([Locale, Type.Null()], { description: 'The language the person chose, null until then: pages and mail follow the browser meanwhile' }),
   createdAt: Type.String({ format: 'date-time' })
 })
 
@@ -37,7 +37,7 @@ export async function profileRoutes(app: App, { ownAccount, audit, now }: OwnAcc
     const profile = await ownAccount.profileOf(userId)
     // A session outlives no account (deleting one ends its sessions), but a read can race that.
     if (!profile) throw notFound('Account not found')
-    return { ...profile, locale: languageOfAccount(profile.locale) }
+    return { ...profile, locale: profile.locale === null ? null : languageOfAccount(profile.locale) }
   }
 
   app.get('/api/account', { schema: { summary: 'Your profile', tags, response: { 200: ProfileResponse, ...errorResponses(401, 404) } } }, async (request) =>

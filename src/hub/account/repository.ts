@@ -6,7 +6,7 @@ export interface Profile {
   email: string
   emailVerified: boolean
   displayName: string | null
-  locale: string
+  locale: string | null
   createdAt: string
 }
 

@@ -4,16 +4,18 @@ import { api } from './api.js'
 import { type ButtonActions, type FormHandlers, field, message } from './feedback.js'
 
 /**
- * A changed language also goes through the language switch, so this browser follows the account
- * even where the switch's cookie had chosen another one.
+ * The language is sent only when changed: an account whose person chose none shows the page's
+ * language, and saving the name alone does not make that a choice. A changed language also goes
+ * through the language switch, so this browser follows the account even where the switch's cookie
+ * had chosen another one.
  */
 async function saveProfile(form: HTMLFormElement): Promise<string | void> {
   const displayName = field(form, 'displayName')
   const localeField = form.querySelector<HTMLSelectElement>('select[name=locale]')
-  const locale = localeField?.value
-  await api('PATCH', '/api/account', { ...(displayName.trim() ? { displayName } : {}), locale })
   const storedLocale = [...(localeField?.options ?? [])].find((option) => option.defaultSelected)?.value
-  if (locale && locale !== storedLocale) {
+  const locale = localeField?.value === storedLocale ? undefined : localeField?.value
+  await api('PATCH', '/api/account', { ...(displayName.trim() ? { displayName } : {}), ...(locale ? { locale } : {}) })
+  if (locale) {
     location.assign(`/language?${new URLSearchParams({ lang: locale, next: '/account' }).toString()}`)
     return
   }

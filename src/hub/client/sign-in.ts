@@ -23,7 +23,8 @@ function showSecondStep(current: HTMLFormElement, kind: string): void {
 async function signIn(form: HTMLFormElement, createAccount: boolean): Promise<void> {
   const data = new FormData(form)
   const credentials = { email: String(data.get('email') ?? ''), password: String(data.get('password') ?? '') }
-  if (createAccount) await api('POST', '/api/auth/signup', credentials, { signInForm: true })
+  // The page's language is the one the person signs up in: the account keeps it as their choice.
+  if (createAccount) await api('POST', '/api/auth/signup', { ...credentials, locale: document.documentElement.lang }, { signInForm: true })
   const response = await api('POST', '/api/auth/login', credentials, { signInForm: true })
   const answer = (await response.json()) as { mfaRequired?: boolean; challenge?: string }
   if (answer.mfaRequired && answer.challenge) {

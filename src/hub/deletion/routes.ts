@@ -70,7 +70,7 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
         const user = await builtin.users.findById(session.userId)
         if (!user) throw unauthorized('Sign in required')
         await requireCurrentPassword(builtin.throttle, request, reply, user, password)
-        account = { userId: user.id, email: user.email, language: languageOfAccount(user.locale) }
+        account = { userId: user.id, email: user.email, language: languageOfAccount(user.locale, browserLanguageOf(request)) }
       } else {
         const row = await sessionsRepository.findById(session.id)
         if (!row || now().getTime() - Date.parse(row.createdAt) > RECENT_SIGN_IN_MS) throw forbidden(SIGN_IN_AGAIN)

@@ -189,6 +189,8 @@ export interface SignInOrigin {
   device: Device
   ip: string
   at: Date
+  /** The signing-in browser's language: the notice's, should the account have chosen none. */
+  language: Language
 }
 
 /**

@@ -70,7 +70,7 @@ interface ForwardedRequest {
  */
 export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOptions) {
   const { keyring, sessions, clients, privacy, audit, now } = options
-  for (const notice of oidcProviderNotices) app.log.warn({ library: 'oidc-provider' }, notice)
+  for (const { text, reviewed } of oidcProviderNotices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
   const forwarded = new WeakMap<IncomingMessage, ForwardedRequest>()
   const forwardedOf = (raw: IncomingMessage): ForwardedRequest => {
     const state = forwarded.get(raw)

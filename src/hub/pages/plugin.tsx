@@ -104,16 +104,17 @@ export async function hubPages(app: App, options: HubPagesOptions) {
   const { sessionOf, sessionsOf, activity, applications, privacy, exportDatasets, secureCookies, cspNonce, assets, ownAccount, ownSignIn, mailOutbox } = options
 
   /**
-   * The switch's cookie wins for its browser; else a signed-in person's account language; else the
-   * browser's. The account is read only when no cookie decided (`accountLocale` when already read).
+   * The switch's cookie wins for its browser; else the language a signed-in person chose for the
+   * account; else the browser's (as for an account whose person chose none). The account is read
+   * only when no cookie decided (`accountLocale` when already read, null for no choice).
    */
-  const languageOf = async (request: FastifyRequest, session: PageSession | null, accountLocale?: string): Promise<Language> => {
+  const languageOf = async (request: FastifyRequest, session: PageSession | null, accountLocale?: string | null): Promise<Language> => {
     const cookie = request.cookies[LANGUAGE_COOKIE]
     if (isLanguage(cookie)) return cookie
-    const locale = accountLocale ?? (session && (await ownAccount?.profileOf(session.userId))?.locale)
+    const locale = accountLocale !== undefined ? accountLocale : session && (await ownAccount?.profileOf(session.userId))?.locale
     return locale ? languageOfAccount(locale) : chooseLanguage(undefined, request.headers['accept-language'])
   }
-  const contextOf = async (request: FastifyRequest, reply: FastifyReply, session: PageSession | null, accountLocale?: string): Promise<PageContext> => {
+  const contextOf = async (request: FastifyRequest, reply: FastifyReply, session: PageSession | null, accountLocale?: string | null): Promise<PageContext> => {
     const language = await languageOf(request, session, accountLocale)
     reply.header('content-language', language)
     const signedIn = session !== null
@@ -251,7 +252,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
         const page = (
           <AccountPage
             context={context}
-            profile={{ ...profile, locale: languageOfAccount(profile.locale) }}
+            profile={{ ...profile, locale: profile.locale === null ? null : languageOfAccount(profile.locale) }}
             wrongPasswordError={WRONG_CURRENT_PASSWORD}
             recentSignIn={recentSignInMethodsOf(signIn)}
             connectedApplications={connectedApplications}

@@ -5,7 +5,7 @@ import { badRequest, notFound, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import { normaliseDisplayName, visibleNameProblem } from '../account/display-name.js'
-import { languageOfAccount } from '../account/locale.js'
+import { browserLanguageOf, languageOfAccount } from '../account/locale.js'
 import { requireVerifiedAddress } from '../account/verified-address.js'
 import type { AuditRequest } from '../audit/context.js'
 import { conflict } from '../http-errors.js'
@@ -114,7 +114,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
       if (!credential) throw badRequest('The passkey could not be verified')
       const user = await accountOf(session.userId)
       const name = typedName ?? defaultPasskeyName(credential.aaguid)
-      const notice = passkeyAddedMail({ publicUrl, language: languageOfAccount(user.locale), email: user.email, name })
+      const notice = passkeyAddedMail({ publicUrl, language: languageOfAccount(user.locale, browserLanguageOf(request)), email: user.email, name })
       const added = await db.transaction().execute(async (trx) => {
         if ((await passkeys.countLocked(user.id, trx)) >= PASSKEY_LIMIT) throw conflict(PASSKEY_LIMIT_REACHED)
         const inserted = await passkeys.insert({ ...credential, userId: user.id, name }, at, trx)

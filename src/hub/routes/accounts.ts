@@ -4,12 +4,12 @@ import { type HttpError, forbidden, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
 import type { AccountMail } from '../account/account-mail.js'
-import { browserLanguageOf } from '../account/locale.js'
+import { browserLanguageOf, chosenLanguageOf } from '../account/locale.js'
 import { tooManyRequests } from '../http-errors.js'
 import { SecondFactorRequired } from '../two-step/schemas.js'
 import type { SecondFactorGate } from '../two-step/second-factor.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
-import { Credentials, LoginResponse, SignupResponse } from '../schemas.js'
+import { Credentials, LoginResponse, SignupRequest, SignupResponse } from '../schemas.js'
 import type { Accounts } from '../users/accounts.js'
 import { normaliseEmail } from '../users/credentials.js'
 import { type LoginDependencies, completeLogin, signInRefused } from './sign-in.js'
@@ -33,7 +33,7 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       schema: {
         summary: 'Create an account (HUB_SIGNUP=open)',
         tags: ['auth'],
-        body: Credentials,
+        body: SignupRequest,
         response: { 200: SignupResponse, ...errorResponses(400, 403, 409, 429) }
       }
     },
@@ -41,11 +41,12 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       if (!deps.signupOpen) throw forbidden('Sign-up is closed on this hub')
       const wait = await throttle.signupBlockedFor(request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
-      // The language the person signs up in is the account's until they choose another.
-      const account = await accounts.create(request.body, now(), browserLanguageOf(request))
+      // Stored only when the person chose it; otherwise pages and mail follow the browser.
+      const { locale, ...credentials } = request.body
+      const account = await accounts.create(credentials, now(), chosenLanguageOf(request, locale))
       const { userId } = account
       await audit(request, { userId, type: 'signup' })
-      await deps.accountMail.sendVerification(account, now())
+      await deps.accountMail.sendVerification({ ...account, requestLanguage: browserLanguageOf(request) }, now())
       return { userId }
     }
   )

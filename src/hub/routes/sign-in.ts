@@ -3,6 +3,7 @@ import type { Static } from 'typebox'
 import { type HttpError, unauthorized } from '../../shared/errors.js'
 import { errorResponses } from '../../shared/http/schemas.js'
 import type { App } from '../../shared/http/server.js'
+import { browserLanguageOf } from '../account/locale.js'
 import type { AuditRequest } from '../audit/context.js'
 import { tooManyRequests } from '../http-errors.js'
 import type { SignInOrigin } from '../mail/templates.js'
@@ -62,7 +63,7 @@ async function startSession(
   if (!started) return null
   const { session, cookie } = started
   sessionCookies.set(reply, session.id, cookie, at)
-  return { sessionId: session.id, expiresAt: cookie.expiresAt, origin: { device: deviceOf(userAgent), ip: request.ip, at } }
+  return { sessionId: session.id, expiresAt: cookie.expiresAt, origin: { device: deviceOf(userAgent), ip: request.ip, at, language: browserLanguageOf(request) } }
 }
 
 export interface LoginDependencies extends SignInDependencies {

@@ -47,7 +47,7 @@ export function createNewDeviceNotices({ db, mailQueue: queue, publicUrl }: NewD
         .where('userId', '=', userId)
         .where('device', 'not in', trx.selectFrom('knownDevices').select('device').where('userId', '=', userId).orderBy('lastSeenAt', 'desc').limit(REMEMBERED_DEVICES))
         .execute()
-      const mail = newDeviceMail({ publicUrl, language: languageOfAccount(account.locale), email: account.email, origin })
+      const mail = newDeviceMail({ publicUrl, language: languageOfAccount(account.locale, origin.language), email: account.email, origin })
       await queue.enqueue({ ...mail, to: account.email, userId }, origin.at, trx)
       return true
     })

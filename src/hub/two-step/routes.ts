@@ -10,6 +10,7 @@ import type { RecentSignIn } from '../sessions/recent-sign-in.js'
 import type { UsersRepository } from '../users/repository.js'
 import { CodeBody, RecoveryCodesResponse, TotpSetupResponse } from './schemas.js'
 import type { TwoStep } from './two-step.js'
+import { browserLanguageOf } from '../account/locale.js'
 
 export interface TwoStepRouteDependencies {
   twoStep: TwoStep
@@ -61,7 +62,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
     },
     async (request) => {
       const user = await accountOf(request)
-      const recoveryCodes = await twoStep.confirm(user, request.body.code, now())
+      const recoveryCodes = await twoStep.confirm(user, request.body.code, now(), browserLanguageOf(request))
       await audit(request, { userId: user.id, type: 'totp.enabled' })
       return { recoveryCodes }
     }
@@ -79,7 +80,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
     },
     async (request, reply) => {
       const user = await accountOf(request)
-      if (await twoStep.disable(user, now())) await audit(request, { userId: user.id, type: 'totp.disabled' })
+      if (await twoStep.disable(user, now(), browserLanguageOf(request))) await audit(request, { userId: user.id, type: 'totp.disabled' })
       return reply.code(204).send(null)
     }
   )

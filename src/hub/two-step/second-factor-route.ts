@@ -8,6 +8,7 @@ import type { UsersRepository } from '../users/repository.js'
 import type { LoginChallenges } from './login-challenges.js'
 import { SecondFactorBody } from './schemas.js'
 import { type TwoStep, WRONG_CODE, typedCode } from './two-step.js'
+import { browserLanguageOf } from '../account/locale.js'
 
 export interface SecondFactorRouteDependencies extends LoginDependencies {
   twoStep: TwoStep
@@ -57,7 +58,7 @@ export async function secondFactorRoute(app: App, deps: SecondFactorRouteDepende
       if (!attempt) throw await fail(CHALLENGE_INVALID)
 
       const method = digits === undefined ? 'recovery-code' : 'totp'
-      const codesLeft = digits === undefined ? await twoStep.useRecoveryCode(user, recoveryCode ?? '', at) : null
+      const codesLeft = digits === undefined ? await twoStep.useRecoveryCode(user, recoveryCode ?? '', at, browserLanguageOf(request)) : null
       const accepted = digits === undefined ? codesLeft !== null : await twoStep.acceptCode(user.id, digits, at)
       if (!accepted) {
         await audit(request, { userId: user.id, type: 'signin.second-factor.failed', detail: { method, attemptsLeft: attempt.attemptsLeft } })

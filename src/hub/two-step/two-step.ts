@@ -11,6 +11,9 @@ import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js'
 import type { TwoStepRepository } from './repository.js'
 import { CODE_PATTERN, matchingStep, newTotpSecret, otpauthUri } from './totp.js'
 
+/** A page language, named through the account's module rather than the pages', which depend on this folder. */
+type Language = ReturnType<typeof languageOfAccount>
+
 export interface TwoStepDependencies {
   db: Kysely<Database>
   repository: TwoStepRepository
@@ -42,8 +45,9 @@ export function typedCode(code: string): string {
  * each, and its recovery codes; each change is mailed to the account in the transaction making it.
  */
 export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl }: TwoStepDependencies) {
-  const notify = async (user: UserRow, change: TwoStepChange, now: Date, executor: Kysely<Database>) => {
-    const mail = twoStepNoticeMail({ publicUrl, language: languageOfAccount(user.locale), email: user.email, change })
+  /** `requestLanguage`: the language of the request making the change, for an account that chose none. */
+  const notify = async (user: UserRow, change: TwoStepChange, now: Date, executor: Kysely<Database>, requestLanguage?: Language) => {
+    const mail = twoStepNoticeMail({ publicUrl, language: languageOfAccount(user.locale, requestLanguage), email: user.email, change })
     await mailQueue.enqueue({ ...mail, to: user.email, userId: user.id }, now, executor)
   }
   const issueRecoveryCodes = async (userId: string, now: Date, executor: Kysely<Database>): Promise<string[]> => {
@@ -69,7 +73,7 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
     },
 
     /** Turns it on with a code of the pending secret; answers the new recovery codes. */
-    async confirm(user: UserRow, code: string, now: Date): Promise<string[]> {
+    async confirm(user: UserRow, code: string, now: Date, requestLanguage?: Language): Promise<string[]> {
       const credential = await repository.credentialOf(user.id)
       if (credential?.confirmedAt != null) throw conflict(ALREADY_ON)
       if (!credential) throw conflict('No set-up is pending: start one with POST /api/account/totp')
@@ -77,17 +81,17 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
       if (step === null) throw badRequest(WRONG_CODE)
       return db.transaction().execute(async (trx) => {
         if (!(await repository.useStep(user.id, step, false, now, trx))) throw badRequest(WRONG_CODE)
-        await notify(user, { kind: 'enabled' }, now, trx)
+        await notify(user, { kind: 'enabled' }, now, trx, requestLanguage)
         return issueRecoveryCodes(user.id, now, trx)
       })
     },
 
     /** Turns it off (or drops a pending set-up, quietly); 404 when there is neither. Answers whether it was on. */
-    async disable(user: UserRow, now: Date): Promise<boolean> {
+    async disable(user: UserRow, now: Date, requestLanguage?: Language): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const { removed, wasOn } = await repository.remove(user.id, trx)
         if (!removed) throw notFound(NOT_ON)
-        if (wasOn) await notify(user, { kind: 'disabled' }, now, trx)
+        if (wasOn) await notify(user, { kind: 'disabled' }, now, trx, requestLanguage)
         return wasOn
       })
     },
@@ -107,10 +111,10 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
     },
 
     /** Uses one of the account's recovery codes and mails the owner; the codes left, or null when it is not one. */
-    async useRecoveryCode(user: UserRow, code: string, now: Date): Promise<number | null> {
+    async useRecoveryCode(user: UserRow, code: string, now: Date, requestLanguage?: Language): Promise<number | null> {
       if (!(await repository.useRecoveryCode(user.id, recoveryCodeHash(code)))) return null
       const remaining = await repository.recoveryCodesLeft(user.id)
-      await notify(user, { kind: 'recovery-code-used', remaining }, now, db)
+      await notify(user, { kind: 'recovery-code-used', remaining }, now, db, requestLanguage)
       return remaining
     }
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { badRequest } from '../../shared/errors.js'
 import { conflict } from '../http-errors.js'
-import { DEFAULT_LANGUAGE, type Language } from '../pages/language.js'
+import type { Language } from '../pages/language.js'
 import { emailProblem, normaliseEmail, passwordProblem } from './credentials.js'
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './password-hashing.js'
 import type { UsersRepository } from './repository.js'
@@ -17,9 +17,10 @@ export function createAccounts(users: UsersRepository) {
   return {
     /**
      * Creates an account; 400 saying why the email or password is refused, 409 when the email is
-     * taken. `locale` is the account's language, its mails' first; `users:create` leaves it English.
+     * taken. `locale` is the language the person chose, null when they chose none (`users:create`,
+     * an API sign-up without one): pages and mail then follow the browser (docs/account.md).
      */
-    async create(input: { email: string; password: string }, now: Date, locale: Language = DEFAULT_LANGUAGE): Promise<{ userId: string; email: string; locale: Language }> {
+    async create(input: { email: string; password: string }, now: Date, locale: Language | null = null): Promise<{ userId: string; email: string; locale: Language | null }> {
       const problem = emailProblem(input.email) ?? passwordProblem(input.password)
       if (problem) throw badRequest(problem)
       const email = normaliseEmail(input.email)

@@ -32,6 +32,7 @@ import * as oidcClients from './migrations/0051-oidc-clients.js'
 import * as oidcProviderHubSessions from './migrations/0052-oidc-provider-hub-sessions.js'
 import * as tasksSessions from './migrations/0053-tasks-sessions.js'
 import * as billing from './migrations/0054-billing.js'
+import * as chosenLocale from './migrations/0055-chosen-locale.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -57,7 +58,8 @@ const migrations: Record<string, Migration> = {
   '0051-oidc-clients': oidcClients,
   '0052-oidc-provider-hub-sessions': oidcProviderHubSessions,
   '0053-tasks-sessions': tasksSessions,
-  '0054-billing': billing
+  '0054-billing': billing,
+  '0055-chosen-locale': chosenLocale
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

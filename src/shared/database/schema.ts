@@ -72,8 +72,8 @@ export interface UsersTable {
   updatedAt: string
   /** The name the person chose to be shown by (1–64 visible characters), null until then. */
   displayName: string | null
-  /** The language of the account's mails: `en` or `es` ('en' by default). */
-  locale: Generated<string>
+  /** The language the person chose (`en` or `es`); null when they chose none, and pages and mail follow the browser. */
+  locale: string | null
 }
 
 /** The hub's server-side sessions. */

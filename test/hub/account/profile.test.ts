@@ -19,11 +19,11 @@ describe.each(databasesUnderTest())('the profile over HTTP on $name', (database)
   const clock = testClock()
   const hub = useHubApp(database, { now: clock.now })
 
-  it('answers a new account’s profile: no display name, English, address not verified', async () => {
+  it('answers a new account’s profile: no display name, no language chosen, address not verified', async () => {
     const user = await signUpAndLogIn(hub.app)
     const response = await get(hub.app, user)
     expect(response.statusCode, response.body).toBe(200)
-    expect(response.json()).toEqual({ userId: user.userId, email: user.email, emailVerified: false, displayName: null, locale: 'en', createdAt: clock.now().toISOString() })
+    expect(response.json()).toEqual({ userId: user.userId, email: user.email, emailVerified: false, displayName: null, locale: null, createdAt: clock.now().toISOString() })
   })
 
   it('changes the display name (trimmed) and the language, answers the profile and audits which fields changed', async () => {
@@ -59,7 +59,7 @@ describe.each(databasesUnderTest())('the profile over HTTP on $name', (database)
     const response = await patch(hub.app, user, payload)
     expect(response.statusCode, response.body).toBe(400)
     expect(response.json<{ error: string }>().error).toMatch(message)
-    expect((await get(hub.app, user)).json()).toMatchObject({ email: user.email, displayName: null, locale: 'en' })
+    expect((await get(hub.app, user)).json()).toMatchObject({ email: user.email, displayName: null, locale: null })
   })
 
   it('refuses a change without the CSRF token (403) and any request without a session (401)', async () => {

@@ -64,7 +64,7 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     expect(Object.keys(document.datasets)).toEqual(DATASETS)
     const { account, sessions, privacySettings, consents, accessGrants, auditTrail } = document.datasets as Record<string, Record<string, unknown>[]>
     expect(account).toEqual([
-      { id: user.userId, recordedAt: expect.any(String), email: user.email, emailVerified: false, displayName: null, locale: 'en', updatedAt: expect.any(String) }
+      { id: user.userId, recordedAt: expect.any(String), email: user.email, emailVerified: false, displayName: null, locale: null, updatedAt: expect.any(String) }
     ])
     expect(sessions).toHaveLength(1)
     expect(sessions?.[0]).toMatchObject({ userAgent: expect.any(String), expiresAt: expect.any(String) })

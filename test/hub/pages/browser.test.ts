@@ -102,6 +102,8 @@ describe.skipIf(!withChromium)('hub pages in a browser', { timeout: 60_000 }, ()
     await page.waitForURL('**/dashboard')
     expect(await page.getByText(`Signed in as ${email}`).count()).toBe(1)
     expect(await page.locator('tr[data-session="current"]').count()).toBe(1)
+    // The sign-up page sent its language, the person's choice: the account keeps it.
+    expect((await (await page.request.get('/api/account')).json()) as unknown).toMatchObject({ email, locale: 'en' })
     await expectAccessible()
   })
 

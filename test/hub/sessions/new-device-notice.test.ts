@@ -27,10 +27,11 @@ describe.each(databasesUnderTest())('the new-device notice on $name', (database)
   const rateLimits = { signupsPerIp: { limit: 1000, windowMs: 60_000 }, signInsPerAccount: { limit: 1000, windowMs: 60_000 } }
   const hub = useHubApp(database, () => ({ now: clock.now, config: { smtpUrl: smtpUrlFor(smtp.server.port) }, mailSenderIntervalMs: 50, rateLimits }))
 
-  const login = (email: string, userAgent: string, ip = '10.0.0.1') =>
-    hub.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'user-agent': userAgent }, payload: { email, password: GOOD_PASSWORD }, remoteAddress: ip })
-  const signUp = async (email: string, headers: Record<string, string> = {}) => {
-    const signup = await hub.app.inject({ method: 'POST', url: '/api/auth/signup', headers, payload: { email, password: GOOD_PASSWORD } })
+  const login = (email: string, userAgent: string, ip = '10.0.0.1', headers: Record<string, string> = {}) =>
+    hub.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'user-agent': userAgent, ...headers }, payload: { email, password: GOOD_PASSWORD }, remoteAddress: ip })
+  /** `locale`: the language the person chose on the sign-up page; none, and mail follows each request. */
+  const signUp = async (email: string, headers: Record<string, string> = {}, locale?: string) => {
+    const signup = await hub.app.inject({ method: 'POST', url: '/api/auth/signup', headers, payload: { email, password: GOOD_PASSWORD, ...(locale ? { locale } : {}) } })
     expect(signup.statusCode, signup.body).toBe(200)
   }
   /** The notices the address received, once every mail queued for it has gone out. */
@@ -88,13 +89,21 @@ describe.each(databasesUnderTest())('the new-device notice on $name', (database)
 
   it('is written in the account’s language', async () => {
     const email = uniqueEmail('viajera')
-    await signUp(email, { 'accept-language': 'es' })
+    await signUp(email, {}, 'es')
     await signedInOk(await login(email, CHROME_ON_LINUX))
-    await signedInOk(await login(email, FIREFOX_ON_WINDOWS, '198.51.100.23'))
+    await signedInOk(await login(email, FIREFOX_ON_WINDOWS, '198.51.100.23', { 'accept-language': 'en' }))
 
     const [notice] = await noticesTo(email)
     expect(notice?.subject).toBe('Inicio de sesión en tu cuenta de Hearth desde un dispositivo nuevo')
     expect(notice?.text).toMatch(/Dispositivo: Firefox en Windows\. Hora: 1 de enero de 2030.* UTC\. Dirección IP: 198\.51\.100\.23\./)
+  })
+
+  it('is written in the signing-in browser’s language for an account whose person chose none', async () => {
+    const email = uniqueEmail('sin-idioma')
+    await signUp(email)
+    await signedInOk(await login(email, CHROME_ON_LINUX))
+    await signedInOk(await login(email, FIREFOX_ON_WINDOWS, '10.0.0.1', { 'accept-language': 'es-ES,es;q=0.9' }))
+    expect((await noticesTo(email)).map((notice) => notice.subject)).toEqual(['Inicio de sesión en tu cuenta de Hearth desde un dispositivo nuevo'])
   })
 
   it('counts a user agent that names nothing as one device of its own', async () => {

@@ -11,7 +11,8 @@ import { RecentSignInDialog, type RecentSignInMethods } from './recent-sign-in-d
 
 export interface AccountPageProps {
   context: PageContext
-  profile: Profile & { locale: Language }
+  /** `locale` null when the person chose none: the form shows the page's language then. */
+  profile: Profile & { locale: Language | null }
   /** The API's 401 text for a wrong current password: that 401 is the form's, not a lost session. */
   wrongPasswordError: string
   /** How the person may confirm a recent sign-in, which the address and password changes and the deletion ask for. */
@@ -43,7 +44,7 @@ export function AccountPage({ context, profile, wrongPasswordError, recentSignIn
 }
 
 /** A name cannot be cleared once set (the API refuses an empty one), so the field is required then. */
-function ProfileForm({ context: { t }, profile }: Pick<AccountPageProps, 'context' | 'profile'>) {
+function ProfileForm({ context: { t, language: pageLanguage }, profile }: Pick<AccountPageProps, 'context' | 'profile'>) {
   return (
     <section aria-labelledby="profile-heading">
       <h2 id="profile-heading">{t('account.profile')}</h2>
@@ -64,7 +65,7 @@ function ProfileForm({ context: { t }, profile }: Pick<AccountPageProps, 'contex
         <label for="locale">{t('account.language')}</label>
         <select id="locale" name="locale" aria-describedby="locale-hint">
           {LANGUAGES.map((language) => (
-            <option value={language} lang={language} selected={language === profile.locale}>
+            <option value={language} lang={language} selected={language === (profile.locale ?? pageLanguage)}>
               {LANGUAGE_NAMES[language]}
             </option>
           ))}

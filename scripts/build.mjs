@@ -1,0 +1,161 @@
+// Builds dist/ when its sources changed since the last build, one build at a time.
+//
+//   node scripts/build.mjs          builds only if src/, scripts/, bench/, package.json,
+//                                   package-lock.json or a tsconfig changed (the start scripts,
+//                                   `npm run hub`, `npm run grants`, `npm run bench`, `pretest`)
+//   node scripts/build.mjs --force  builds whatever the stamp says (`npm run build`)
+//
+// After a successful build it writes dist/.build-stamp: a hash of every input's path, size and
+// modification time (so an edit, a new file and a deleted one all count). A build holds the lock
+// directory .build-lock/ (mkdir is atomic) from before it removes the stamp until it has written
+// the new one; a caller that finds the lock taken waits for it, then checks the stamp again. So
+// two builds never write into dist/ at once, and no caller starts a service while one is under
+// way: `npm run start:hub` and `npm run start:tasks` started together build once and both start
+// on the finished build. A lock whose process has died, or older than STALE_AFTER_MS, is removed.
+//
+// Plain JavaScript, as it runs before anything is compiled.
+
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import process from 'node:process'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const DIST = path.join(ROOT, 'dist')
+const STAMP = path.join(DIST, '.build-stamp')
+const LOCK = path.join(ROOT, '.build-lock')
+const OWNER = path.join(LOCK, 'owner.json')
+/** What dist/ is built from: these folders' files, and these files at the root. */
+const INPUT_DIRECTORIES = ['src', 'scripts', 'bench']
+const INPUT_FILES = /^(package\.json|package-lock\.json|tsconfig[^/]*\.json)$/
+/** No build takes this long: a lock this old was left by a process that never released it. */
+const STALE_AFTER_MS = 10 * 60 * 1000
+const POLL_MS = 100
+
+const force = process.argv.includes('--force')
+const say = (line) => process.stderr.write(`${line}\n`)
+
+/** A hash of every input's path, size and modification time. */
+function fingerprint(root = ROOT) {
+  const entries = []
+  const walk = (directory) => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.isFile()) {
+        const { size, mtimeMs } = fs.statSync(full)
+        entries.push(`${path.relative(root, full)}\0${size}\0${mtimeMs}`)
+      }
+    }
+  }
+  for (const directory of INPUT_DIRECTORIES) if (fs.existsSync(path.join(root, directory))) walk(path.join(root, directory))
+  for (const name of fs.readdirSync(root)) {
+    if (INPUT_FILES.test(name)) {
+      const { size, mtimeMs } = fs.statSync(path.join(root, name))
+      entries.push(`${name}\0${size}\0${mtimeMs}`)
+    }
+  }
+  return createHash('sha256').update(entries.sort().join('\n')).digest('hex')
+}
+
+const readStamp = () => {
+  try {
+    return fs.readFileSync(STAMP, 'utf8').trim()
+  } catch {
+    return undefined
+  }
+}
+
+const isAlive = (pid) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === 'EPERM'
+  }
+}
+
+/** Whether the lock in place was left by a process that is gone (or is older than any build). */
+function lockIsStale() {
+  let owner
+  try {
+    owner = JSON.parse(fs.readFileSync(OWNER, 'utf8'))
+  } catch {
+    // Just created, its owner file not written yet; or removed meanwhile. Judge by its age.
+    try {
+      return Date.now() - fs.statSync(LOCK).mtimeMs > STALE_AFTER_MS
+    } catch {
+      return false
+    }
+  }
+  if (Date.now() - owner.startedAt > STALE_AFTER_MS) return true
+  return owner.host === os.hostname() && !isAlive(owner.pid)
+}
+
+/** Takes the lock, waiting while another build holds it. */
+async function acquireLock() {
+  let said = false
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK)
+      fs.writeFileSync(OWNER, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: Date.now() }))
+      return
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error
+    }
+    if (lockIsStale()) {
+      say(`Removing the stale build lock ${path.relative(ROOT, LOCK)}/ (its build is no longer running).`)
+      fs.rmSync(LOCK, { recursive: true, force: true })
+      continue
+    }
+    if (!said) {
+      say('Waiting for the build under way to finish...')
+      said = true
+    }
+    await sleep(POLL_MS)
+  }
+}
+
+const releaseLock = () => fs.rmSync(LOCK, { recursive: true, force: true })
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' })
+  if (result.status !== 0) throw new Error(`${path.basename(args[0] ?? command)} failed${result.signal ? ` (${result.signal})` : ` with exit code ${result.status}`}`)
+}
+
+async function main() {
+  // The quick answer, without the lock: nothing changed and no build is under way.
+  if (!force && readStamp() === fingerprint() && !fs.existsSync(LOCK)) return 0
+
+  await acquireLock()
+  // Released on Ctrl-C too (the compiler gets the signal as well); a crash leaves a stale lock.
+  const onSignal = (signal) => {
+    releaseLock()
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    // Taken before compiling, so an edit made during the build makes the next call build again.
+    const inputs = fingerprint()
+    if (!force && readStamp() === inputs) return 0 // the build we waited for was of these sources
+    if (!force) say('Building dist/ (its sources changed since the last build)...')
+    fs.rmSync(STAMP, { force: true })
+    const require = createRequire(import.meta.url)
+    run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'])
+    run(process.execPath, ['dist/scripts/build-client.js'])
+    fs.writeFileSync(STAMP, `${inputs}\n`)
+    return 0
+  } catch (error) {
+    say(error.message)
+    return 1
+  } finally {
+    releaseLock()
+  }
+}
+
+process.exitCode = await main()

@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+/**
+ * scripts/build.mjs on a small project of the same shape (src/, scripts/build-client.ts, a
+ * tsconfig.build.json), so the tests build in seconds and never touch this checkout's dist/. Its
+ * build-client step notes each build in builds.log and, like the real one, empties dist/public
+ * first and writes manifest.json last, a second later: a start during a build would find no
+ * manifest.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..')
+let project = ''
+
+const write = (file: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true })
+  fs.writeFileSync(path.join(project, file), text)
+}
+const builds = () => (fs.existsSync(path.join(project, 'builds.log')) ? fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).length : 0)
+const setVersion = (version: number) => write('src/main.ts', `export const version: number = ${version}\n`)
+
+/** `node scripts/build.mjs`, then what a start script would run: the built module and the manifest. */
+const buildAndStart = `node scripts/build.mjs && node -e "
+  const fs = require('node:fs')
+  if (!fs.existsSync('dist/public/manifest.json')) { console.log('half-written dist'); process.exit(3) }
+  import('./dist/src/main.js').then((m) => console.log('started version ' + m.version))
+"`
+
+function run(command: string): Promise<{ code: number | null; out: string; err: string; ms: number }> {
+  const started = Date.now()
+  const child: ChildProcess = spawn('sh', ['-c', command], { cwd: project })
+  let out = ''
+  let err = ''
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()))
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err, ms: Date.now() - started })))
+}
+
+describe('scripts/build.mjs: build when the sources changed, one build at a time', () => {
+  beforeAll(() => {
+    project = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-build-'))
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'))
+    fs.cpSync(path.join(ROOT, 'scripts/build.mjs'), path.join(project, 'scripts/build.mjs'))
+    write('package.json', JSON.stringify({ type: 'module' }))
+    write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'] } }))
+    write(
+      'tsconfig.build.json',
+      JSON.stringify({ extends: './tsconfig.json', compilerOptions: { rootDir: '.', outDir: 'dist', incremental: true, tsBuildInfoFile: 'dist/.tsbuildinfo' }, include: ['src', 'scripts'] })
+    )
+    write(
+      'scripts/build-client.ts',
+      `import fs from 'node:fs'
+fs.appendFileSync('builds.log', 'build\\n')
+fs.rmSync('dist/public', { recursive: true, force: true })
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000)
+fs.mkdirSync('dist/public', { recursive: true })
+fs.writeFileSync('dist/public/manifest.json', '{}')
+`
+    )
+    setVersion(1)
+  })
+  afterAll(() => fs.rmSync(project, { recursive: true, force: true }))
+
+  it('builds the first time and not the second, when nothing changed', async () => {
+    const first = await run(buildAndStart)
+    expect(first.out).toBe('started version 1\n')
+    expect(first.err).toMatch(/Building dist\//)
+    const second = await run(buildAndStart)
+    expect(second.out).toBe('started version 1\n')
+    expect(second.err).toBe('')
+    expect(builds()).toBe(1)
+    // No compiler, no bundler: only a look at the inputs' sizes and times.
+    expect(second.ms).toBeLessThan(first.ms)
+  })
+
+  it('builds again when a source changes, a file is added, or one is removed', async () => {
+    setVersion(2)
+    expect((await run(buildAndStart)).out).toBe('started version 2\n')
+    expect(builds()).toBe(2)
+    write('src/extra.ts', 'export const extra = 1\n')
+    await run('node scripts/build.mjs')
+    fs.rmSync(path.join(project, 'src/extra.ts'))
+    await run('node scripts/build.mjs')
+    expect(builds()).toBe(4)
+    await run('node scripts/build.mjs')
+    expect(builds()).toBe(4)
+  })
+
+  it('lets a second caller wait for the build under way, so neither starts on a half-written dist', async () => {
+    setVersion(3)
+    const first = run(buildAndStart)
+    // The second starts once the first holds the lock, in the middle of its build.
+    while (!fs.existsSync(path.join(project, '.build-lock'))) await new Promise((resolve) => setTimeout(resolve, 20))
+    const second = run(buildAndStart)
+    const results = await Promise.all([first, second])
+    expect(results.map((result) => result.out)).toEqual(['started version 3\n', 'started version 3\n'])
+    expect(results[1]?.err).toMatch(/Waiting for the build under way/)
+    expect(results[1]?.err).not.toMatch(/Building/)
+    expect(builds()).toBe(5)
+    expect(fs.existsSync(path.join(project, '.build-lock'))).toBe(false)
+  })
+
+  it('builds again with --force, and removes a lock its dead owner left', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim()
+    write('.build-lock/owner.json', JSON.stringify({ pid: Number(gone), host: os.hostname(), startedAt: Date.now() }))
+    const forced = await run('node scripts/build.mjs --force')
+    expect(forced.code).toBe(0)
+    expect(forced.err).toMatch(/Removing the stale build lock/)
+    expect(builds()).toBe(6)
+    expect(fs.existsSync(path.join(project, '.build-lock'))).toBe(false)
+  })
+
+  it('fails, and builds again next time, when the compiler fails', async () => {
+    write('src/main.ts', 'export const version: number = "three"\n')
+    const failed = await run('node scripts/build.mjs')
+    expect(failed.code).toBe(1)
+    expect(failed.err).toMatch(/tsc failed/)
+    expect(fs.existsSync(path.join(project, 'dist/.build-stamp'))).toBe(false)
+    setVersion(4)
+    expect((await run(buildAndStart)).out).toBe('started version 4\n')
+  })
+})
