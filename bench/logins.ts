@@ -1,7 +1,7 @@
 import autocannon from 'autocannon'
 import { openDatabase } from '../src/shared/database/connect.js'
-import { createAccounts } from '../src/hub/users/accounts.js'
-import { createUsersRepository } from '../src/hub/users/repository.js'
+import { createAccounts } from '../src/hub/kernel/accounts/accounts.js'
+import { createUsersRepository } from '../src/hub/kernel/accounts/repository.js'
 import type { RunningService } from './services.js'
 
 /**

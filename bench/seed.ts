@@ -1,4 +1,4 @@
-import { AUTH_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '../src/hub/cookies.js'
+import { AUTH_COOKIE, CSRF_COOKIE, CSRF_HEADER } from '../src/hub/kernel/http/cookies.js'
 import { LIST_USER, SEEDED_TASK_COUNT } from './scenarios.js'
 
 /** Creates the list user's tasks through the API and checks the list returns exactly those. */

@@ -1,5 +1,5 @@
 import { createHubService } from './hub/service.js'
-import { type Keyring, openKeyring } from './hub/tokens/keyring.js'
+import { type Keyring, openKeyring } from './hub/kernel/tokens/keyring.js'
 import type { Service, ServiceContext } from './shared/runtime.js'
 import { createTasksService } from './tasks/service.js'
 

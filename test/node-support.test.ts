@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { isReviewedNotice } from '../src/hub/oidc/oidc-provider-module.js'
+import { isReviewedNotice } from '../src/hub/features/oidc/oidc-provider-module.js'
 import { freePort, runBuilt } from './helpers/server-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')

@@ -1,7 +1,7 @@
 import type { Config } from '../shared/config.js'
-import { formatAmount } from '../hub/billing/amount.js'
-import { setPlanByHand } from '../hub/billing/by-hand.js'
-import { FREE_PLAN_ID, PLAN_INTERVALS, type Plan, type PlanInterval, PlanError, createPlans } from '../hub/billing/plans.js'
+import { formatAmount } from '../hub/features/billing/amount.js'
+import { setPlanByHand } from '../hub/features/billing/by-hand.js'
+import { FREE_PLAN_ID, PLAN_INTERVALS, type Plan, type PlanInterval, PlanError, createPlans } from '../hub/features/billing/plans.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
 

@@ -1,7 +1,7 @@
 import type { Config } from '../shared/config.js'
 import { withDatabase } from './database.js'
-import { type ViolationSummary, mostFrequentViolations } from '../hub/csp/top.js'
-import { truncate } from '../hub/storable-text.js'
+import { type ViolationSummary, mostFrequentViolations } from '../hub/features/csp/top.js'
+import { truncate } from '../hub/kernel/http/storable-text.js'
 import { escapeForTerminal } from './terminal-text.js'
 
 const DEFAULT_LIMIT = 20

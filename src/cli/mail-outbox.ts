@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { type AddressObject, simpleParser } from 'mailparser'
 import type { Config } from '../shared/config.js'
-import { OUTBOX_DIRECTORY } from '../hub/mail/transport.js'
+import { OUTBOX_DIRECTORY } from '../hub/kernel/mail/transport.js'
 import { escapeForTerminal } from './terminal-text.js'
 
 const DEFAULT_LIMIT = 5

@@ -1,4 +1,4 @@
-import { OidcClientError, createOidcClients } from '../hub/oidc/clients.js'
+import { OidcClientError, createOidcClients } from '../hub/features/oidc/clients.js'
 import type { Config } from '../shared/config.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'

@@ -1,5 +1,5 @@
 import type { Config } from '../shared/config.js'
-import { createSecurityEventOutbox } from '../hub/security-events/outbox.js'
+import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
 

@@ -1,7 +1,7 @@
 import type { Service, ServiceContext } from '../shared/runtime.js'
 import { buildHubApp } from './app.js'
-import { OUTBOX_COMMAND, outboxDirectory } from './mail/transport.js'
-import type { Keyring } from './tokens/keyring.js'
+import { OUTBOX_COMMAND, outboxDirectory } from './kernel/mail/transport.js'
+import type { Keyring } from './kernel/tokens/keyring.js'
 
 export interface HubServiceOptions {
   /** The signing keys, when another service of the process verifies with them too. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { JWTVerifyGetKey } from 'jose'
 import type { Kysely } from 'kysely'
-import { type PageAssets, loadPageAssets } from '../hub/pages/assets.js'
+import { type PageAssets, loadPageAssets } from '../hub/kernel/pages/assets.js'
 import { type AccessResolver, createAccessResolver } from '../shared/access-grants/access-resolver.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
 import type { TasksConfig } from '../shared/config.js'

@@ -1,7 +1,7 @@
 import type { Service, ServiceContext } from '../shared/runtime.js'
 import type { JWTVerifyGetKey } from 'jose'
 import { buildTasksApp } from './app.js'
-import { TASKS_COOKIE_SECRET_FILE, loadCookieSecrets } from '../hub/security/cookie-secrets.js'
+import { TASKS_COOKIE_SECRET_FILE, loadCookieSecrets } from '../hub/kernel/security/cookie-secrets.js'
 import { registerTasksClient } from './web/hub-client-registration.js'
 
 export interface TasksServiceOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runHubCli } from '../../src/cli/hub-commands.js'
-import { createSubscriptions } from '../../src/hub/billing/subscriptions.js'
+import { createSubscriptions } from '../../src/hub/features/billing/subscriptions.js'
 import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { useHubCli } from '../helpers/hub-cli.js'
 

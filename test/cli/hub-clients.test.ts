@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runHubCli } from '../../src/cli/hub-commands.js'
-import { hashSecret } from '../../src/hub/oidc/clients.js'
+import { hashSecret } from '../../src/hub/features/oidc/clients.js'
 import { useHubCli } from '../helpers/hub-cli.js'
 
 describe('hub CLI: OpenID Connect clients', () => {

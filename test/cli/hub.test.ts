@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { USAGE, runHubCli } from '../../src/cli/hub-commands.js'
-import { passwordResetMail } from '../../src/hub/mail/templates.js'
-import { OUTBOX_DIRECTORY, createMailTransport } from '../../src/hub/mail/transport.js'
-import { SIGNING_KEYS_FILE } from '../../src/hub/tokens/keyring.js'
+import { passwordResetMail } from '../../src/hub/kernel/mail/templates.js'
+import { OUTBOX_DIRECTORY, createMailTransport } from '../../src/hub/kernel/mail/transport.js'
+import { SIGNING_KEYS_FILE } from '../../src/hub/kernel/tokens/keyring.js'
 import { useHubCli } from '../helpers/hub-cli.js'
 
 describe('hub CLI', () => {
@@ -26,7 +26,7 @@ describe('hub CLI', () => {
     expect(output.out[0]).toMatch(/^Created ada@example\.com with id [0-9a-f-]{36}\.$/)
     const row = await cli.withDatabase((db) => db.selectFrom('users').selectAll().executeTakeFirstOrThrow())
     expect(row.email).toBe('ada@example.com')
-    // No language chosen: the person's browser decides their pages and mail (test/hub/account/mail-language.test.ts).
+    // No language chosen: the person's browser decides their pages and mail (test/hub/features/account/mail-language.test.ts).
     expect(row.locale).toBeNull()
 
     expect(await runHubCli(['users:create', '--email', 'ada@example.com'], io('correct horse battery staple'))).toBe(1)

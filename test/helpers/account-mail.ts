@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { ParsedMail } from 'mailparser'
 import { afterAll, beforeAll, expect, vi } from 'vitest'
-import { createMailTokens } from '../../src/hub/mail/mail-tokens.js'
+import { createMailTokens } from '../../src/hub/kernel/mail/mail-tokens.js'
 import type { Database } from '../../src/shared/database/schema.js'
 import type { App } from '../../src/shared/http/server.js'
 import { type SignedIn, cookieHeader, cookiesSetBy, signUpAndLogIn, uniqueEmail } from './hub-app.js'

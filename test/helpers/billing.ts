@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Plan } from '../../src/hub/billing/plans.js'
+import type { Plan } from '../../src/hub/features/billing/plans.js'
 import type { Database } from '../../src/shared/database/schema.js'
 
 /** A plan only set by hand (no price, nothing Stripe sells). */

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../src/shared/database/schema.js'
 import { type App, createServer } from '../../src/shared/http/server.js'
 import { createLogger } from '../../src/shared/logging.js'
-import { createCspReportRepository } from '../../src/hub/csp/repository.js'
-import { type CspReportRoutesOptions, cspReportRoutes } from '../../src/hub/csp/routes.js'
+import { createCspReportRepository } from '../../src/hub/features/csp/repository.js'
+import { type CspReportRoutesOptions, cspReportRoutes } from '../../src/hub/features/csp/routes.js'
 
 export interface TestCspAppOptions extends Omit<CspReportRoutesOptions, 'reports'> {
   maxStoredViolations?: number

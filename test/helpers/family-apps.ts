@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
-import { openKeyring } from '../../src/hub/tokens/keyring.js'
+import { openKeyring } from '../../src/hub/kernel/tokens/keyring.js'
 import type { HubConfig } from '../../src/shared/config.js'
 import type { App } from '../../src/shared/http/server.js'
 import { TASKS_SECURITY_EVENTS_PATH } from '../../src/shared/security-events/security-event-token.js'

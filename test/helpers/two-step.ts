@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { totpCode } from '../../src/hub/two-step/totp.js'
+import { totpCode } from '../../src/hub/features/two-step/totp.js'
 import type { App } from '../../src/shared/http/server.js'
 import { GOOD_PASSWORD, type SignedIn } from './hub-app.js'
 

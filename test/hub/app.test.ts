@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMemoryCounterStore } from '../../src/hub/rate-limit/counter-store.js'
+import { createMemoryCounterStore } from '../../src/hub/kernel/rate-limit/counter-store.js'
 import { capturedLog } from '../helpers/captured-log.js'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { GOOD_PASSWORD, buildTestHubApp, useHubApp, signUpAndLogIn } from '../helpers/hub-app.js'

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { LightMyRequestResponse } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { SESSION_CACHE_TTL_MS } from '../../src/hub/sessions/sessions.js'
-import { setAccountDisabled } from '../../src/hub/users/account-status.js'
+import { SESSION_CACHE_TTL_MS } from '../../src/hub/kernel/sessions/sessions.js'
+import { setAccountDisabled } from '../../src/hub/kernel/accounts/account-status.js'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { GOOD_PASSWORD, cookieHeader, cookiesSetBy, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
 

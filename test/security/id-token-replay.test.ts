@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ID_TOKEN_LIFETIME_SECONDS } from '../../src/hub/tokens/builtin-id-tokens.js'
-import { CLOCK_TOLERANCE_SECONDS } from '../../src/hub/tokens/token-errors.js'
+import { ID_TOKEN_LIFETIME_SECONDS } from '../../src/hub/kernel/tokens/builtin-id-tokens.js'
+import { CLOCK_TOLERANCE_SECONDS } from '../../src/hub/kernel/tokens/token-errors.js'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { cookieHeader, cookiesSetBy, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
 import { IDP_USER, useHubWithExternalProvider } from '../helpers/external-provider.js'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type CounterStore, createMemoryCounterStore } from '../../src/hub/rate-limit/counter-store.js'
+import { type CounterStore, createMemoryCounterStore } from '../../src/hub/kernel/rate-limit/counter-store.js'
 import type { App } from '../../src/shared/http/server.js'
 import { databasesUnderTest, type TestDatabase } from '../helpers/databases.js'
 import { GOOD_PASSWORD, buildTestHubApp, testClock, uniqueEmail } from '../helpers/hub-app.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { safeNextPath } from '../../src/hub/pages/next-path.js'
+import { safeNextPath } from '../../src/hub/kernel/language/next-path.js'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { HUB_ORIGIN, type SignedIn, cookieHeader, signUpAndLogIn, useHubApp } from '../helpers/hub-app.js'
 

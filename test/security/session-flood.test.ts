@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_SESSIONS_PER_USER } from '../../src/hub/sessions/sessions.js'
+import { MAX_SESSIONS_PER_USER } from '../../src/hub/kernel/sessions/sessions.js'
 import { databasesUnderTest } from '../helpers/databases.js'
 import { GOOD_PASSWORD, type SignedIn, logIn, signUpAndLogIn, testClock, useHubApp } from '../helpers/hub-app.js'
 import { useHubWithExternalProvider } from '../helpers/external-provider.js'

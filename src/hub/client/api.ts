@@ -1,7 +1,7 @@
 /** The pages' calls to the hub's API: the CSRF header, and what a refusal means for the tab. */
 
-import { CSRF_COOKIE, CSRF_HEADER } from '../cookies.js'
-import { loginPathReturningTo } from '../pages/next-path.js'
+import { CSRF_COOKIE, CSRF_HEADER } from '../kernel/http/cookies.js'
+import { loginPathReturningTo } from '../kernel/language/next-path.js'
 
 function csrfToken(): string {
   const entry = document.cookie.split('; ').find((cookie) => cookie.startsWith(`${CSRF_COOKIE}=`))

@@ -1,5 +1,5 @@
 /**
- * The API's refusals whose `{error}` is fixed English text (the rules of src/hub/users/credentials.ts
+ * The API's refusals whose `{error}` is fixed English text (the rules of src/hub/kernel/accounts/credentials.ts
  * sign-up's closed door, reauthentication's refused password), each with the name of the body's `data-msg-*` attribute that words it
  * in the page's language (`msgRefusalPasswordCommon` is `data-msg-refusal-password-common`). A test
  * checks that every text those rules can answer is here and that every page carries the words.

@@ -1,6 +1,6 @@
 /** The tab's session: signing out (every open tab with it), keeping the cookie fresh, opening applications. */
 
-import { loginPathReturningTo } from '../pages/next-path.js'
+import { loginPathReturningTo } from '../kernel/language/next-path.js'
 import { SessionEnded, api } from './api.js'
 import type { ButtonActions } from './feedback.js'
 

@@ -1,6 +1,6 @@
 /** The login and sign-up forms, and the second step of a login that asks for one. */
 
-import { DEFAULT_LANDING_PATH, safeNextPath } from '../pages/next-path.js'
+import { DEFAULT_LANDING_PATH, safeNextPath } from '../kernel/language/next-path.js'
 import { ApiError, api } from './api.js'
 import { type ButtonActions, type FormHandlers, message, showMessage } from './feedback.js'
 

@@ -130,7 +130,7 @@ export interface AuditEventsTable {
   createdAt: string
 }
 
-/** Mail waiting to be sent, or given up on (see src/hub/mail/queue.ts). */
+/** Mail waiting to be sent, or given up on (see src/hub/kernel/mail/queue.ts). */
 export interface MailQueueTable {
   id: string
   /** The account the mail concerns, if any. */
@@ -149,7 +149,7 @@ export interface MailQueueTable {
   lastError: string | null
 }
 
-/** Tokens sent by mail (see src/hub/mail/mail-tokens.ts): the newest per account and purpose. */
+/** Tokens sent by mail (see src/hub/kernel/mail/mail-tokens.ts): the newest per account and purpose. */
 export interface MailTokensTable {
   userId: string
   purpose: string
@@ -162,10 +162,10 @@ export interface MailTokensTable {
   newEmail: string | null
 }
 
-/** An account's authenticator-app secret (see src/hub/two-step/): pending until `confirmedAt`. */
+/** An account's authenticator-app secret (see src/hub/features/two-step/): pending until `confirmedAt`. */
 export interface TotpCredentialsTable {
   userId: string
-  /** AES-256-GCM of the secret (src/hub/security/secret-box.ts). */
+  /** AES-256-GCM of the secret (src/hub/kernel/security/secret-box.ts). */
   secretCiphertext: string
   createdAt: string
   confirmedAt: string | null
@@ -194,7 +194,7 @@ export interface LoginChallengesTable {
   expiresAt: string
 }
 
-/** A person's passkeys (WebAuthn credentials; see src/hub/passkeys/). */
+/** A person's passkeys (WebAuthn credentials; see src/hub/features/passkeys/). */
 export interface PasskeysTable {
   id: string
   userId: string
@@ -223,7 +223,7 @@ export interface PasskeyChallengesTable {
   expiresAt: string
 }
 
-/** Security events waiting for an application's 202 (see src/hub/security-events/outbox.ts). */
+/** Security events waiting for an application's 202 (see src/hub/kernel/security-events/outbox.ts). */
 export interface SecurityEventOutboxTable {
   /** The event's `jti`. */
   id: string

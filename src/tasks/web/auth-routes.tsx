@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { safeNextPath } from '../../hub/pages/next-path.js'
+import { safeNextPath } from '../../hub/kernel/language/next-path.js'
 import { badRequest, serviceUnavailable } from '../../shared/errors.js'
 import type { BrowserSessionCookies } from './browser-session.js'
 import { SIGN_IN_COOKIE, privateCookieOptions, signCookieValue, unsignCookieValue } from './cookies.js'

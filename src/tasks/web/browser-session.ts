@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../../hub/security/csrf-token.js'
+import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../../hub/kernel/security/csrf-token.js'
 import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, privateCookieOptions, signCookieValue, unsignCookieValue } from './cookies.js'
 import { type BrowserSessions, TASKS_SESSION_MAX_AGE_SECONDS } from './sessions.js'
 

@@ -1,5 +1,5 @@
 import type { CookieSerializeOptions } from '@fastify/cookie'
-import { hmac, verifyHmac } from '../../hub/security/hmac.js'
+import { hmac, verifyHmac } from '../../hub/kernel/security/hmac.js'
 
 /**
  * The task manager's cookies. Browsers do not tell ports apart, so on localhost the hub's cookies

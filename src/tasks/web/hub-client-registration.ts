@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { type NewOidcClient, type OidcClient, OidcClientError, createOidcClients } from '../../hub/oidc/clients.js'
+import { type NewOidcClient, type OidcClient, OidcClientError, createOidcClients } from '../../hub/features/oidc/clients.js'
 import type { TasksConfig } from '../../shared/config.js'
 import type { Database } from '../../shared/database/schema.js'
 import type { Logger } from '../../shared/logging.js'

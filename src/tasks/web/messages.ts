@@ -1,4 +1,4 @@
-import { type Language, catalogueTranslator } from '../../hub/pages/language.js'
+import { type Language, catalogueTranslator } from '../../hub/kernel/language/language.js'
 
 const en = {
   'site.name': 'Hearth tasks',

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact'
-import { PageShell, Timestamp } from '../../hub/pages/layout.js'
-import type { Language } from '../../hub/pages/language.js'
+import { PageShell, Timestamp } from '../../hub/kernel/pages/layout.js'
+import type { Language } from '../../hub/kernel/language/language.js'
 import type { Task } from '../rules.js'
 import { DESCRIPTION_MAX_LENGTH, TASK_STATUSES, TITLE_MAX_LENGTH, type TaskStatus } from '../schemas.js'
 import { CSRF_FIELD } from './cookies.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createOidcClients } from '../../../src/hub/oidc/clients.js'
+import { createOidcClients } from '../../../src/hub/features/oidc/clients.js'
 import { createLogger } from '../../../src/shared/logging.js'
 import { registerTasksClient } from '../../../src/tasks/web/hub-client-registration.js'
 import { databasesUnderTest, useDatabase } from '../../helpers/databases.js'

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Keyring } from '../../../src/hub/tokens/keyring.js'
+import type { Keyring } from '../../../src/hub/kernel/tokens/keyring.js'
 import { createGrantsRepository } from '../../../src/shared/access-grants/repository.js'
 import type { App } from '../../../src/shared/http/server.js'
 import { SESSION_COOKIE, signCookieValue } from '../../../src/tasks/web/cookies.js'

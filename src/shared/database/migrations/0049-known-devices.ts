@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 /**
  * The devices each account has signed in from (issue 18's new-device notice): the coarse name a
  * user agent gives ("Chrome on Linux"), never the user agent itself or an IP. A few per account,
- * the most recently used (src/hub/sessions/known-devices.ts). No foreign key, as with sessions.
+ * the most recently used (src/hub/kernel/sessions/known-devices.ts). No foreign key, as with sessions.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

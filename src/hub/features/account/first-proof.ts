@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely'
+import type { Database, UserKeyedTable } from '../../../shared/database/schema.js'
+import { consentPurposeOf, deleteGrants } from '../oidc/connected-applications.js'
+import { createPrivacyRepository } from '../privacy/repository.js'
+
+/**
+ * What a password reset that is the first proof of the account's address does with each table
+ * naming the account (docs/account.md, "Account pre-hijacking"): `true`, its rows are deleted,
+ * since whoever held the account before the owner proved the address may have left a way back in
+ * there; `false`, kept, for the reason given. Checked by the compiler as erasure's list is, so a
+ * new table naming users does not build until its author decides.
+ */
+const REMOVED_ON_FIRST_PROOF = {
+  passkeys: true,
+  passkeyChallenges: true,
+  // The two-step secret (on or pending), its recovery codes, and logins waiting for a code.
+  totpCredentials: true,
+  recoveryCodes: true,
+  loginChallenges: true,
+  // A device the earlier holder signed in from would otherwise not be "new" to the owner's notices.
+  knownDevices: true,
+  // Ended after the commit through the sessions module, as every reset ends them, so that this
+  // instance forgets its cached copies at once; the task manager's end on `sessions-revoked`.
+  sessions: false,
+  tasksSessions: false,
+  // The reset's caller cancels the links by purpose; the queue holds mail to the owner's address.
+  mailTokens: false,
+  mailQueue: false,
+  // Not ways in: settings and the record of what happened, which the owner reads to see it.
+  // (The OpenID Connect consents among them are withdrawn below, as disconnecting does.)
+  privacySettings: false,
+  consents: false,
+  auditEvents: false,
+  securityEventOutbox: false,
+  // Given by the family's administrators, not by whoever held the account.
+  accessGrants: false,
+  // Payments are Stripe's records of money paid, not credentials.
+  billingSubscriptions: false,
+  billingCustomers: false,
+  billingInvoices: false
+} as const satisfies Record<UserKeyedTable, boolean>
+
+/** What was removed, for the reset's answer and its audit record. */
+export interface RemovedOnFirstProof {
+  passkeys: number
+  /** Two-step sign-in was on, or being set up. */
+  twoStep: boolean
+  /** Applications that held a grant or a remembered consent to sign the person in. */
+  applications: number
+}
+
+/**
+ * Deletes, in the reset's transaction, every way in that the account's earlier holder may have
+ * added before its address was proven: passkeys, the two-step secret and recovery codes, pending
+ * sign-in challenges, known devices, and the OpenID Connect provider's grants with the codes and
+ * tokens issued under them (as disconnecting an application does); the applications' remembered
+ * consents are withdrawn, so the owner is asked again. The provider's sessions are left to end with
+ * the hub sessions they were signed in with (`ended-hub-sessions.ts`, which also sends the
+ * back-channel logouts).
+ */
+export async function removeWaysInOfEarlierHolder(trx: Kysely<Database>, userId: string, now: Date): Promise<RemovedOnFirstProof> {
+  const counts: Partial<Record<UserKeyedTable, number>> = {}
+  for (const [table, removed] of Object.entries(REMOVED_ON_FIRST_PROOF) as [UserKeyedTable, boolean][]) {
+    if (!removed) continue
+    // Every table of the union has the column; the cast stands for "any one of them".
+    const result = await trx.deleteFrom(table as 'passkeys').where('userId', '=', userId).executeTakeFirst()
+    counts[table] = Number(result.numDeletedRows)
+  }
+  const grants = await trx.selectFrom('oidcProviderRecords').select(['id', 'clientId']).where('model', '=', 'Grant').where('accountId', '=', userId).execute()
+  if (grants.length > 0) await deleteGrants(trx, grants.map((grant) => grant.id))
+  const applications = new Set(grants.flatMap((grant) => (grant.clientId === null ? [] : [consentPurposeOf(grant.clientId)])))
+  const consents = createPrivacyRepository(trx)
+  await consents.lockUser(userId)
+  const current = new Map<string, boolean>()
+  // Newest first: the first record of a purpose is its current decision.
+  for (const { purpose, granted } of await consents.listConsents(userId)) if (!current.has(purpose)) current.set(purpose, granted)
+  const oidcPurpose = consentPurposeOf('')
+  const remembered = [...current].filter(([purpose, granted]) => granted && purpose.startsWith(oidcPurpose)).map(([purpose]) => purpose)
+  await consents.appendConsents(
+    userId,
+    remembered.map((purpose) => ({ purpose, granted: false, version: null })),
+    now
+  )
+  for (const purpose of remembered) applications.add(purpose)
+  return { passkeys: counts.passkeys ?? 0, twoStep: (counts.totpCredentials ?? 0) > 0, applications: applications.size }
+}

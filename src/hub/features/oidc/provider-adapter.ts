@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely'
+import type { Adapter, AdapterPayload } from 'oidc-provider'
+import { failureForLog } from '../../../shared/database/availability.js'
+import type { Database } from '../../../shared/database/schema.js'
+import type { Logger } from '../../../shared/logging.js'
+import { PRUNING_INTERVAL_MS } from '../../kernel/audit/pruning.js'
+import { startRounds } from '../../kernel/background/rounds.js'
+import type { ActiveSession } from '../../kernel/sessions/sessions.js'
+import type { OidcClients } from './clients.js'
+
+/** The hub session of the request the provider is answering, if any. */
+export type HubSessionOfCurrentRequest = () => ActiveSession | null
+
+/**
+ * oidc-provider's storage on our database: one `oidc_provider_records` row per model instance
+ * (codes, tokens, grants, sessions, interactions), so every hub instance sees the same ones.
+ * Clients are read from `oidc_clients` instead, where `clients:add` writes them. A provider
+ * session is stamped with the hub session of the request that saves it, when it is the same
+ * person's, so that the session ends with it (ended-hub-sessions.ts).
+ */
+export function providerAdapterFactory(db: Kysely<Database>, clients: OidcClients, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): (model: string) => Adapter {
+  return (model) => (model === 'Client' ? clientAdapter(clients) : recordAdapter(db, model, now, model === 'Session' ? hubSessionOf : () => null))
+}
+
+function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): Adapter {
+  const records = () => db.selectFrom('oidcProviderRecords').select(['payload', 'expiresAt', 'consumedAt']).where('model', '=', model)
+  const live = async (query: ReturnType<typeof records>): Promise<AdapterPayload | undefined> => {
+    const row = await query.executeTakeFirst()
+    if (!row || (row.expiresAt !== null && row.expiresAt <= now().toISOString())) return undefined
+    const payload = JSON.parse(row.payload) as AdapterPayload
+    // oidc-provider refuses a consumed code or rotated refresh token by this field.
+    return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(Date.parse(row.consumedAt) / 1000) }
+  }
+  return {
+    async upsert(id, payload, expiresIn) {
+      const row = {
+        payload: JSON.stringify(payload),
+        grantId: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        userCode: payload.userCode ?? null,
+        accountId: payload.accountId ?? null,
+        clientId: payload.clientId ?? null,
+        expiresAt: typeof expiresIn === 'number' ? new Date(now().getTime() + expiresIn * 1000).toISOString() : null
+      }
+      const hubSession = hubSessionOf()
+      // Saved without its person's hub session (someone else's, or none), it keeps the one it had.
+      const stamp = hubSession !== null && hubSession.userId === payload.accountId ? { hubSessionId: hubSession.id } : {}
+      await db
+        .insertInto('oidcProviderRecords')
+        .values({ model, id, ...row, ...stamp, consumedAt: null })
+        .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet({ ...row, ...stamp }))
+        .execute()
+    },
+    find: (id) => live(records().where('id', '=', id)),
+    findByUid: (uid) => live(records().where('uid', '=', uid)),
+    findByUserCode: (userCode) => live(records().where('userCode', '=', userCode)),
+    async consume(id) {
+      await db.updateTable('oidcProviderRecords').set({ consumedAt: now().toISOString() }).where('model', '=', model).where('id', '=', id).execute()
+    },
+    async destroy(id) {
+      await db.deleteFrom('oidcProviderRecords').where('model', '=', model).where('id', '=', id).execute()
+    },
+    async revokeByGrantId(grantId) {
+      // Every model of the grant, not only this one: the grant's tokens end together.
+      await db.deleteFrom('oidcProviderRecords').where('grantId', '=', grantId).execute()
+    }
+  }
+}
+
+function clientAdapter(clients: OidcClients): Adapter {
+  const readOnly = async () => {
+    throw new Error('Clients are registered with `npm run hub -- clients:add`, not through the provider')
+  }
+  return {
+    find: async (id) => (await clients.metadataOf(id)) ?? undefined,
+    upsert: readOnly,
+    findByUid: async () => undefined,
+    findByUserCode: async () => undefined,
+    consume: readOnly,
+    destroy: readOnly,
+    revokeByGrantId: async () => undefined
+  }
+}
+
+/** Drops expired records (oidc-provider no longer reads them) now and hourly; returns the stop function for shutdown. */
+export function scheduleProviderRecordPruning(db: Kysely<Database>, now: () => Date, logger: Logger): () => Promise<void> {
+  const prune = async () => {
+    await db
+      .deleteFrom('oidcProviderRecords')
+      .where('expiresAt', '<=', now().toISOString())
+      .execute()
+      .catch((error: unknown) => logger.error(failureForLog(error), 'pruning expired OpenID Connect records failed'))
+  }
+  return startRounds(prune, PRUNING_INTERVAL_MS)
+}

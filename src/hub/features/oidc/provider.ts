@@ -1,0 +1,155 @@
+import type { IncomingMessage } from 'node:http'
+import type { Kysely } from 'kysely'
+import type { Account, Configuration, KoaContextWithOIDC } from 'oidc-provider'
+import type { Database } from '../../../shared/database/schema.js'
+import type { ActiveSession } from '../../kernel/sessions/sessions.js'
+import type { Keyring } from '../../kernel/tokens/keyring.js'
+import type { SsoIdentity } from '../../kernel/tokens/sso-identity.js'
+import type { EntitlementsOf } from '../billing/entitlements.js'
+import { type OidcClients, secretMatches } from './clients.js'
+import { Provider, interactionPolicy } from './oidc-provider-module.js'
+import { OIDC_PATH_PREFIX, interactionPath } from './paths.js'
+import { providerAdapterFactory } from './provider-adapter.js'
+import { type PageContextOfRequest, logoutPage, providerErrorPage } from './provider-pages.js'
+
+/** What an account shows relying parties, or undefined when it may use no token (gone or disabled). */
+export type ProviderAccountOf = (accountId: string) => Promise<SsoIdentity | undefined>
+
+export interface HubProviderOptions {
+  issuer: string
+  db: Kysely<Database>
+  clients: OidcClients
+  keyring: Keyring
+  cookieKeys: readonly string[]
+  accountOf: ProviderAccountOf
+  /** The `billing` scope's claims: the account's plan and entitlements (docs/billing.md). */
+  entitlementsOf: EntitlementsOf
+  /** The hub session the request carries, as the mount read it before handing the request over. */
+  hubSessionOf: (request: IncomingMessage) => ActiveSession | null
+  /** Whether to believe X-Forwarded-Proto (HUB_TRUSTED_PROXIES is set). */
+  behindProxy: boolean
+  /** The page context (language, CSP nonce) of the response being written, for the provider's own pages. */
+  pageContextOf: PageContextOfRequest
+  now: () => Date
+}
+
+const ownTokensOnly = async (_ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId
+
+/**
+ * The provider's outgoing requests, which are back-channel logouts only: to a URL an administrator
+ * registered, and nowhere else. Household applications often live on private addresses, so this
+ * allow-list takes the place of the provider's special-use address guard, which would refuse them.
+ */
+export function registeredUrlsOnly(clients: Pick<OidcClients, 'backchannelLogoutUris'>) {
+  return async (url: string | URL, init: RequestInit & { dispatcher?: unknown }): Promise<Response> => {
+    const target = new URL(url).href
+    if (!(await clients.backchannelLogoutUris()).has(target)) throw new Error(`Refusing a request to an unregistered URL: ${target}`)
+    const { dispatcher: _dispatcher, ...rest } = init
+    return globalThis.fetch(target, rest)
+  }
+}
+
+export const TOKEN_LIFETIMES_SECONDS = {
+  AccessToken: 10 * 60,
+  AuthorizationCode: 60,
+  IdToken: 10 * 60,
+  RefreshToken: 30 * 24 * 60 * 60,
+  Interaction: 30 * 60,
+  Session: 30 * 24 * 60 * 60,
+  Grant: 365 * 24 * 60 * 60
+}
+
+/**
+ * The hub's OpenID Connect provider (oidc-provider), configured for the authorization code flow
+ * with PKCE only. Built over the keyring's current keys: the mount builds a new provider when they
+ * change (a rotation), since oidc-provider reads its keys once.
+ */
+export function buildHubProvider(options: HubProviderOptions): Provider {
+  const { issuer, db, clients, keyring, cookieKeys, accountOf, hubSessionOf, now } = options
+  const keys = keyring.privateJwks(now())
+  const signingAlgorithm = keys[0]?.alg
+  if (!signingAlgorithm) throw new Error('The signing key set is empty')
+
+  const policy = interactionPolicy.base()
+  // The provider's session counts only beside the hub's own session of the same person: signing out
+  // of the hub (or in as someone else) sends the next authorization request back to sign-in.
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check('hub_session', 'The hub session has ended or belongs to someone else', (ctx) => {
+      return hubSessionOf(ctx.req)?.userId !== ctx.oidc.session?.accountId
+    })
+  )
+
+  const configuration: Configuration = {
+    adapter: providerAdapterFactory(db, clients, now, () => {
+      const request = Provider.ctx?.req
+      return request ? hubSessionOf(request) : null
+    }),
+    clients: [],
+    async findAccount(_ctx: KoaContextWithOIDC, accountId: string): Promise<Account | undefined> {
+      const identity = await accountOf(accountId)
+      if (!identity) return undefined
+      return {
+        accountId,
+        // Asked for only when a token or userinfo answer is made, and then read fresh.
+        claims: async () => ({
+          sub: accountId,
+          email: identity.email,
+          email_verified: identity.emailVerified,
+          ...(identity.name === undefined ? {} : { name: identity.name }),
+          ...(await options.entitlementsOf(accountId))
+        })
+      }
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], billing: ['plan', 'entitlements'] },
+    scopes: ['openid', 'email', 'profile', 'billing', 'offline_access'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    enabledJWA: { idTokenSigningAlgValues: ['EdDSA', 'ES256'], userinfoSigningAlgValues: ['EdDSA', 'ES256'], introspectionSigningAlgValues: ['EdDSA', 'ES256'] },
+    clientDefaults: { id_token_signed_response_alg: signingAlgorithm, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+    jwks: { keys },
+    cookies: { keys: [...cookieKeys] },
+    ttl: TOKEN_LIFETIMES_SECONDS,
+    // Every client allowed the refresh grant gets a refresh token, rotated at each use.
+    issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: true },
+      // An application may look into and revoke its own tokens only, never another's.
+      revocation: { enabled: true, allowedPolicy: ownTokensOnly },
+      introspection: { enabled: true, allowedPolicy: ownTokensOnly },
+      backchannelLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: KoaContextWithOIDC) => logoutPage(ctx, ctx.oidc.session?.state?.secret ?? '', options.pageContextOf(ctx.req)),
+        postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
+          ctx.status = 303
+          ctx.set('location', '/login')
+        }
+      }
+    },
+    routes: {
+      authorization: `${OIDC_PATH_PREFIX}/auth`,
+      token: `${OIDC_PATH_PREFIX}/token`,
+      userinfo: `${OIDC_PATH_PREFIX}/me`,
+      end_session: `${OIDC_PATH_PREFIX}/session/end`,
+      revocation: `${OIDC_PATH_PREFIX}/token/revocation`,
+      introspection: `${OIDC_PATH_PREFIX}/token/introspection`,
+      // The hub's own JWKS, the same keys: one key set for SSO tokens and ID tokens.
+      jwks: '/.well-known/jwks.json',
+      pushed_authorization_request: `${OIDC_PATH_PREFIX}/request`
+    },
+    interactions: { url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => interactionPath(interaction.uid), policy },
+    renderError: async (ctx: KoaContextWithOIDC, out: Record<string, string>) => providerErrorPage(ctx, out, options.pageContextOf(ctx.req)),
+    fetch: registeredUrlsOnly(clients)
+  }
+
+  const provider = new Provider(issuer, configuration)
+  provider.proxy = options.behindProxy
+  // `client_secret` holds the secret's hash (clients.ts): compare what the client presents with it.
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret: string }, actual: string) {
+    return secretMatches(this.clientSecret, actual)
+  }
+  return provider
+}

@@ -1,0 +1,242 @@
+import type { IncomingMessage } from 'node:http'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { InteractionDetails } from 'oidc-provider'
+import { Type } from 'typebox'
+import type { Database } from '../../../shared/database/schema.js'
+import { badRequest, notFound } from '../../../shared/errors.js'
+import type { App } from '../../../shared/http/server.js'
+import { type AuditRequest, requestOrigin } from '../../kernel/audit/context.js'
+import { AUTH_COOKIE } from '../../kernel/http/cookies.js'
+import type { PageAssets } from '../../kernel/pages/assets.js'
+import { translatorFor } from '../../kernel/pages/i18n/index.js'
+import { LANGUAGE_COOKIE, chooseLanguage } from '../../kernel/language/language.js'
+import type { PageContext } from '../../kernel/pages/layout.js'
+import { loginPathReturningTo } from '../../kernel/language/next-path.js'
+import type { PrivacyService } from '../privacy/service.js'
+import type { ActiveSession, Sessions } from '../../kernel/sessions/sessions.js'
+import { contentSecurityPolicy } from '../../kernel/security/security-headers.js'
+import type { Keyring } from '../../kernel/tokens/keyring.js'
+import type { OidcClients } from './clients.js'
+import { startEndingProviderSessionsOfEndedHubSessions } from './ended-hub-sessions.js'
+import { connectedApplicationRoutes } from './applications-routes.js'
+import { type ConnectedApplications, consentPurposeOf } from './connected-applications.js'
+import { oidcTranslatorFor } from './messages.js'
+import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
+import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
+import { type ProviderAccountOf, buildHubProvider } from './provider.js'
+import type { EntitlementsOf } from '../billing/entitlements.js'
+import { ConsentPage, formTargetOf, pageHtml, policyWithFormTarget } from './provider-pages.js'
+
+export interface OidcProviderRoutesOptions {
+  issuer: string
+  db: Kysely<Database>
+  clients: OidcClients
+  connectedApplications: ConnectedApplications
+  keyring: Keyring
+  cookieKeys: readonly string[]
+  accountOf: ProviderAccountOf
+  entitlementsOf: EntitlementsOf
+  sessions: Sessions
+  privacy: Pick<PrivacyService, 'recordConsent' | 'consents'>
+  audit: AuditRequest
+  assets: PageAssets
+  /** Whether the hub keeps its own accounts: the pages' navigation offers the account page then. */
+  accountPages: boolean
+  behindProxy: boolean
+  now: () => Date
+}
+
+/** The scopes the consent page can name; any other requested scope is refused by the provider. */
+const CONSENT_SCOPES = ['openid', 'email', 'profile', 'billing', 'offline_access']
+const hide = true
+export const INTERACTION_NOT_FOUND = 'This sign-in has expired or was started in another browser: start again from the application'
+export const UNKNOWN_CLIENT = 'The application asking to sign you in is no longer registered'
+const InteractionParams = Type.Object({ uid: Type.String() })
+const ConsentBody = Type.Object({ decision: Type.Unsafe<'allow' | 'deny'>({ type: 'string', enum: ['allow', 'deny'] }) })
+/** What the mount hands the provider about a request it forwards: read by the provider's callbacks. */
+interface ForwardedRequest {
+  request: FastifyRequest
+  hubSession: ActiveSession | null
+  pageContext: PageContext
+  /** Set when the provider ended its session (RP-initiated logout): the hub session ends too. */
+  loggedOut?: boolean
+}
+
+/**
+ * The OpenID Connect provider inside the hub: its endpoints under /oidc and discovery, handed to
+ * oidc-provider (a Koa application) as raw Node requests; its sign-in and consent steps, which
+ * are the hub's own pages; and the person's connected applications under /api/account.
+ */
+export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOptions) {
+  const { keyring, sessions, clients, privacy, audit, now } = options
+  for (const { text, reviewed } of oidcProviderNotices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
+  const forwarded = new WeakMap<IncomingMessage, ForwardedRequest>()
+  const forwardedOf = (raw: IncomingMessage): ForwardedRequest => {
+    const state = forwarded.get(raw)
+    if (!state) throw new Error('The provider was reached other than through the hub')
+    return state
+  }
+  const hubSessionOf = (request: FastifyRequest) => sessions.validate(request.cookies[AUTH_COOKIE], now())
+
+  let current: { keys: string; provider: Provider; handle: ReturnType<Provider['callback']> } | undefined
+  /** oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in the database). */
+  const currentProvider = () => {
+    const keys = keyring
+      .privateJwks(now())
+      .map((key) => key.kid)
+      .join(' ')
+    if (current?.keys !== keys) {
+      const built = providerWithHubHooks()
+      current = { keys, provider: built, handle: built.callback() }
+    }
+    return current
+  }
+  const provider = (): Provider => currentProvider().provider
+  app.addHook('onClose', startEndingProviderSessionsOfEndedHubSessions({ db: options.db, provider, logger: app.log, now }))
+  const providerWithHubHooks = (): Provider => {
+    const built = buildHubProvider({
+      ...options,
+      hubSessionOf: (raw) => forwardedOf(raw).hubSession,
+      pageContextOf: (raw) => forwardedOf(raw).pageContext
+    })
+    built.on('end_session.success', (ctx) => {
+      forwardedOf((ctx as { req: IncomingMessage }).req).loggedOut = true
+    })
+    built.use(async (ctx, next) => {
+      await next()
+      // A path under /oidc that is no endpoint of the provider: the hub's own not-found answer, not Koa's text.
+      if (ctx.status === 404 && ctx.body == null) {
+        ctx.body = { error: `Route ${ctx.method} ${ctx.req.url?.split('?')[0]} not found` }
+        ctx.status = 404
+      }
+      const state = forwarded.get(ctx.req)
+      // Before the response is written, so the browser's next request finds the hub session gone.
+      if (state?.loggedOut && state.hubSession) {
+        await sessions.revoke(state.hubSession.id)
+        await audit(state.request, { userId: state.hubSession.userId, type: 'signout' })
+      }
+      // Introspection reads no account; a disabled or deleted one's tokens are inactive all the same.
+      if (ctx.oidc?.route === 'introspection') await refuseIntrospectionOfUnusableAccounts(ctx)
+      // The provider's self-submitting forms (logout without a session, response_mode=form_post) lead to the application.
+      const target = formTargetOf(ctx)
+      if (target) ctx.set('content-security-policy', policyWithFormTarget(String(ctx.response.get('content-security-policy')), target))
+    })
+    return built
+  }
+  const refuseIntrospectionOfUnusableAccounts = async (ctx: { body: unknown }) => {
+    const body = ctx.body as { active?: boolean; sub?: string } | undefined
+    if (body?.active && body.sub !== undefined && !(await options.accountOf(body.sub))) ctx.body = { active: false }
+  }
+
+  const pageContextOf = (request: FastifyRequest, reply: FastifyReply, signedIn: boolean): PageContext => {
+    const language = chooseLanguage(request.cookies[LANGUAGE_COOKIE], request.headers['accept-language'])
+    reply.header('content-language', language)
+    return { language, t: translatorFor(language), nonce: reply.cspNonce.script, assets: options.assets, currentPath: request.url, signedIn, accountPages: options.accountPages }
+  }
+
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const hubSession = await hubSessionOf(request)
+    forwarded.set(request.raw, { request, hubSession, pageContext: pageContextOf(request, reply, hubSession !== null) })
+    const { handle } = currentProvider()
+    // The provider writes the response itself; the headers set so far (security headers) go with
+    // it, and the ones the hub's onSend hook would add, which a hijacked reply skips.
+    reply.header('x-request-id', request.id).header('cache-control', 'no-store')
+    reply.hijack()
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value as string | string[])
+    }
+    await handle(request.raw, reply.raw)
+  }
+
+  // The provider reads request bodies itself: these routes leave them unread.
+  await app.register(async function providerEndpoints(endpoints) {
+    endpoints.removeAllContentTypeParsers()
+    endpoints.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
+    endpoints.get(DISCOVERY_PATH, { schema: { hide } }, forward)
+    endpoints.all(`${OIDC_PATH_PREFIX}/*`, { schema: { hide } }, forward)
+  })
+
+  await app.register(async function interactions(pages) {
+    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)))
+    })
+
+    /** The step the provider asks for: sign-in is the hub session; consent is asked of third-party clients only. */
+    pages.get<{ Params: { uid: string } }>(`${OIDC_PATH_PREFIX}/interaction/:uid`, { schema: { hide, params: InteractionParams } }, async (request, reply) => {
+      const details = await interactionOf(request, reply)
+      const hubSession = await hubSessionOf(request)
+      if (!hubSession) return reply.redirect(loginPathReturningTo(interactionPath(details.uid)), 303)
+      if (details.prompt.name === 'login' || details.session?.accountId !== hubSession.userId) {
+        return finish(request, reply, details, { login: { accountId: hubSession.userId } })
+      }
+      const scopes = requestedScopes(details)
+      const client = await clients.find(details.params.client_id)
+      if (!client) throw notFound(UNKNOWN_CLIENT)
+      if (client.firstParty || (await consentRemembered(hubSession.userId, client.id, scopes))) {
+        return finish(request, reply, details, { consent: { grantId: await grantScopes(details, hubSession.userId, scopes) } })
+      }
+      const context = pageContextOf(request, reply, true)
+      reply.header('content-security-policy', policyWithFormTarget(contentSecurityPolicy(reply.cspNonce), details.params.redirect_uri))
+      const page = <ConsentPage context={context} t={oidcTranslatorFor(context.language)} clientName={client.name} scopes={scopes} action={`${interactionPath(details.uid)}/consent`} />
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(pageHtml(page))
+    })
+
+    pages.post<{ Params: { uid: string }; Body: { decision: 'allow' | 'deny' } }>(
+      `${OIDC_PATH_PREFIX}/interaction/:uid/consent`,
+      { schema: { hide, params: InteractionParams, body: ConsentBody } },
+      async (request, reply) => {
+        const details = await interactionOf(request, reply)
+        const hubSession = await hubSessionOf(request)
+        // The interaction cookie (SameSite=Lax, this uid's path) and the same person's hub session prove the form is theirs.
+        if (!hubSession || details.prompt.name !== 'consent' || details.session?.accountId !== hubSession.userId) {
+          return reply.redirect(interactionPath(details.uid), 303)
+        }
+        const scopes = requestedScopes(details)
+        const granted = request.body.decision === 'allow'
+        const decision = { purpose: consentPurposeOf(details.params.client_id), granted, version: scopes.join(' ') }
+        await privacy.recordConsent(hubSession.userId, decision, requestOrigin(request))
+        const result = granted
+          ? { consent: { grantId: await grantScopes(details, hubSession.userId, scopes) } }
+          : { error: 'access_denied', error_description: 'The person declined to sign in to the application' }
+        return finish(request, reply, details, result)
+      }
+    )
+  })
+
+  /** The sign-in step this browser is in: its interaction cookie names it, and only on this path. */
+  const interactionOf = async (request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails> => {
+    try {
+      return await provider().interactionDetails(request.raw, reply.raw)
+    } catch (error) {
+      if ((error as Error).name === 'SessionNotFound') throw badRequest(INTERACTION_NOT_FOUND)
+      throw error
+    }
+  }
+  const finish = async (request: FastifyRequest, reply: FastifyReply, details: InteractionDetails, result: Record<string, unknown>) => {
+    const next = await provider().interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: details.prompt.name !== 'login' })
+    return reply.redirect(next, 303)
+  }
+  const grantScopes = async (details: InteractionDetails, accountId: string, scopes: string[]): Promise<string> => {
+    const { Grant } = provider()
+    const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId, clientId: details.params.client_id })
+    grant.addOIDCScope(scopes.join(' '))
+    const missingClaims = details.prompt.details.missingOIDCClaims
+    if (Array.isArray(missingClaims)) grant.addOIDCClaims(missingClaims as string[])
+    return grant.save()
+  }
+  /** The last decision recorded for the client allowed at least these scopes. */
+  const consentRemembered = async (userId: string, clientId: string, scopes: string[]): Promise<boolean> => {
+    const last = (await privacy.consents(userId)).current[consentPurposeOf(clientId)]
+    if (!last?.granted) return false
+    const allowed = new Set((last.version ?? '').split(' '))
+    return scopes.every((scope) => allowed.has(scope))
+  }
+
+  await app.register(connectedApplicationRoutes, { connectedApplications: options.connectedApplications, privacy })
+}
+
+function requestedScopes(details: InteractionDetails): string[] {
+  const requested = new Set(String(details.params.scope ?? '').split(' '))
+  return CONSENT_SCOPES.filter((scope) => requested.has(scope))
+}

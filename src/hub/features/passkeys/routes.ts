@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../../shared/database/schema.js'
+import type { App } from '../../../shared/http/server.js'
+import type { MailQueue } from '../../kernel/mail/queue.js'
+import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
+import type { LoginDependencies } from '../../kernel/sessions/sign-in.js'
+import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
+import type { UsersRepository } from '../../kernel/accounts/repository.js'
+import { passkeyAccountRoutes } from './account-routes.js'
+import type { PasskeyAssertions } from './assertions.js'
+import { createPasskeyChallenges } from './challenges.js'
+import { relyingPartyOf } from './relying-party.js'
+import type { PasskeyRepository } from './repository.js'
+import { passkeySignInRoutes } from './sign-in-routes.js'
+
+export interface PasskeyRoutesOptions extends LoginDependencies {
+  db: Kysely<Database>
+  passkeys: PasskeyRepository
+  assertions: PasskeyAssertions
+  throttle: SignInThrottle
+  recentSignIn: RecentSignIn
+  users: UsersRepository
+  mailQueue: MailQueue
+  /** HUB_PUBLIC_URL: the relying party's id and the only origin a ceremony is accepted from. */
+  publicUrl: string
+}
+
+/**
+ * Passkeys (issue 18), for the built-in provider's accounts only: an external provider decides
+ * how its users sign in, so under it these paths answer 404.
+ */
+export async function passkeyRoutes(app: App, options: PasskeyRoutesOptions) {
+  const { db, publicUrl } = options
+  const shared = { challenges: createPasskeyChallenges(db), relyingParty: relyingPartyOf(publicUrl) }
+  await app.register(passkeyAccountRoutes, { ...options, ...shared })
+  await app.register(passkeySignInRoutes, { ...options, ...shared })
+}

@@ -1,0 +1,96 @@
+import { Type } from 'typebox'
+import { failureForLog } from '../../../shared/database/availability.js'
+import { type HttpError, forbidden, unauthorized } from '../../../shared/errors.js'
+import { errorResponses } from '../../../shared/http/schemas.js'
+import type { App } from '../../../shared/http/server.js'
+import type { AccountMail } from '../account/account-mail.js'
+import { browserLanguageOf, chosenLanguageOf } from '../account/locale.js'
+import { tooManyRequests } from '../../kernel/http/http-errors.js'
+import { SecondFactorRequired } from '../two-step/schemas.js'
+import type { SecondFactorGate } from '../two-step/second-factor.js'
+import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
+import { Credentials, LoginResponse, SignupRequest, SignupResponse } from '../../kernel/http/schemas.js'
+import type { Accounts } from '../../kernel/accounts/accounts.js'
+import { normaliseEmail } from '../../kernel/accounts/credentials.js'
+import { type LoginDependencies, completeLogin, signInRefused } from '../../kernel/sessions/sign-in.js'
+
+export interface AccountRouteDependencies extends LoginDependencies {
+  accounts: Accounts
+  throttle: SignInThrottle
+  accountMail: AccountMail
+  signupOpen: boolean
+  /** With two-step sign-in on, a right password answers a challenge instead of a session. */
+  secondFactor: SecondFactorGate
+}
+
+/** The built-in identity provider's sign-up and login (not served when an external provider is configured). */
+export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
+  const { accounts, throttle, audit, now } = deps
+
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: {
+        summary: 'Create an account (HUB_SIGNUP=open)',
+        tags: ['auth'],
+        body: SignupRequest,
+        response: { 200: SignupResponse, ...errorResponses(400, 403, 409, 429) }
+      }
+    },
+    async (request, reply) => {
+      if (!deps.signupOpen) throw forbidden('Sign-up is closed on this hub')
+      const wait = await throttle.signupBlockedFor(request.ip)
+      if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
+      // Stored only when the person chose it; otherwise pages and mail follow the browser.
+      const { locale, ...credentials } = request.body
+      const account = await accounts.create(credentials, now(), chosenLanguageOf(request, locale))
+      const { userId } = account
+      await audit(request, { userId, type: 'signup' })
+      await deps.accountMail.sendVerification({ ...account, requestLanguage: browserLanguageOf(request) }, now())
+      return { userId }
+    }
+  )
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        summary: 'Sign in with email and password: returns an ID token and sets the auth and CSRF cookies',
+        tags: ['auth'],
+        body: Credentials,
+        response: { 200: Type.Union([LoginResponse, SecondFactorRequired]), ...errorResponses(400, 401, 403, 429) }
+      }
+    },
+    async (request, reply) => {
+      const email = normaliseEmail(request.body.email)
+      const refusal = await throttle.signInAttempt('login', email, request.ip)
+      if (refusal) throw signInRefused(reply, refusal)
+      // Every failure answers alike; the audit trail keeps which account was tried and why.
+      const refuse = async (failure?: { userId: string; reason: string }): Promise<HttpError> => {
+        await throttle.signInFailed('login', email)
+        if (failure) {
+          // Not awaited: the write would make a failure on an existing account answer later than
+          // one on an unknown email, telling the caller which emails have accounts.
+          audit(request, { userId: failure.userId, type: 'signin.failed', detail: { reason: failure.reason } }).catch((error: unknown) =>
+            request.log.error(failureForLog(error), 'recording a failed sign-in in the audit trail failed')
+          )
+        }
+        return unauthorized('Email or password is incorrect')
+      }
+      const result = await accounts.authenticate(request.body)
+      if (result.outcome === 'unknown-email') throw await refuse()
+      if (result.outcome !== 'signed-in') throw await refuse({ userId: result.userId, reason: result.outcome })
+      const { account } = result
+      const challenge = await deps.secondFactor.challengeFor(account.userId, now())
+      if (challenge !== null) {
+        await throttle.passwordStepPassed('login', email, request.ip)
+        return { mfaRequired: true as const, challenge }
+      }
+      const answer = await completeLogin(deps, request, reply, account, 'password')
+      // Disabled since `authenticate` read it: no session was created.
+      if (!answer) throw await refuse({ userId: account.userId, reason: 'account-disabled' })
+      await throttle.signInSucceeded('login', email, request.ip)
+      return answer
+    }
+  )
+}

@@ -1,0 +1,62 @@
+import { badRequest } from '../../../shared/errors.js'
+import { errorResponses } from '../../../shared/http/schemas.js'
+import type { App } from '../../../shared/http/server.js'
+import type { AuditRequest } from '../../kernel/audit/context.js'
+import { sessionOf } from '../../kernel/pipeline/session.js'
+import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../../kernel/http/schemas.js'
+import type { Keyring } from '../../kernel/tokens/keyring.js'
+import type { SsoIdentityOf } from '../../kernel/tokens/sso-identity.js'
+import type { EntitlementsOf } from '../billing/entitlements.js'
+import { issueSsoToken } from '../../kernel/tokens/sso-tokens.js'
+
+export interface SsoDependencies {
+  keyring: Keyring
+  /** The hub's public URL: every token's issuer. */
+  issuer: string
+  /** Registered applications by name. */
+  apps: Record<string, string>
+  /** What the token says of the session's person: `email`, `email_verified`, `name`. */
+  identityOf: SsoIdentityOf
+  /** The account's plan and entitlements (docs/billing.md). */
+  entitlementsOf: EntitlementsOf
+  audit: AuditRequest
+  now: () => Date
+}
+
+/** Applications cache the key set; a rotated-in key is found anyway, since verifiers refetch on an unknown kid. */
+const JWKS_CACHE_SECONDS = 300
+
+export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, entitlementsOf, audit, now }: SsoDependencies) {
+  app.post(
+    '/api/auth/generate-token',
+    {
+      schema: {
+        summary: 'Issue a five-minute SSO token for a registered application',
+        tags: ['sso'],
+        body: GenerateTokenBody,
+        response: { 200: GenerateTokenResponse, ...errorResponses(400, 401, 403) }
+      }
+    },
+    async (request) => {
+      const { audience } = request.body
+      if (!Object.hasOwn(apps, audience)) {
+        throw badRequest(`Audience must be a registered application: ${Object.keys(apps).join(', ')}`)
+      }
+      const session = sessionOf(request)
+      const { userId } = session
+      const [identity, entitlements] = await Promise.all([identityOf(session), entitlementsOf(userId)])
+      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, audience, ...identity, ...entitlements }, now())
+      await audit(request, { userId, type: 'sso-token.issued', detail: { audience } })
+      return { token, expiresAt: expiresAt.toISOString() }
+    }
+  )
+
+  app.get(
+    '/.well-known/jwks.json',
+    { schema: { summary: "The public keys that verify the hub's tokens", tags: ['sso'], response: { 200: Jwks } } },
+    async (_request, reply) => {
+      reply.header('cache-control', `public, max-age=${JWKS_CACHE_SECONDS}`)
+      return keyring.publicJwks(now())
+    }
+  )
+}

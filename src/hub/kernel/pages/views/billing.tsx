@@ -1,0 +1,158 @@
+import { INVOICES_SHOWN } from '../../../features/billing/invoices.js'
+import type { BillingOverview } from '../../../features/billing/overview.js'
+import type { Plan } from '../../../features/billing/plans.js'
+import type { Language } from '../../language/language.js'
+import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from '../layout.js'
+import { wholeUnits } from '../../../features/billing/amount.js'
+
+export interface BillingPageProps {
+  context: PageContext
+  overview: BillingOverview
+  /** The plans one can move to: sold through Stripe, other than the one in effect. Empty without Stripe. */
+  offers: Plan[]
+  /** Whether Stripe takes payments (STRIPE_SECRET_KEY): without it there is no payment button at all. */
+  payments: boolean
+}
+
+/** The account's plan, what it grants, the plans on offer and the invoices paid (docs/billing.md). */
+export function BillingPage({ context, overview, offers, payments }: BillingPageProps) {
+  const { t } = context
+  return (
+    <Layout context={context} title={t('billing.title')}>
+      <CurrentPlan context={context} overview={overview} payments={payments} />
+      {payments && <Offers context={context} offers={offers} />}
+      <InvoiceList context={context} invoices={overview.invoices} />
+    </Layout>
+  )
+}
+
+function CurrentPlan({ context, overview, payments }: { context: PageContext; overview: BillingOverview; payments: boolean }) {
+  const { t, language } = context
+  const { plan, status, entitlements, currentPeriodEnd, cancelAtPeriodEnd } = overview
+  return (
+    // The API's one 409 of each button, in the page's words: the client looks for data-msg-email-taken nearest the button.
+    <section aria-labelledby="plan-heading" data-msg-email-taken={t('billing.noCustomer')}>
+      <h2 id="plan-heading">{t('billing.currentPlan')}</h2>
+      <dl class="billing-summary">
+        <dt>{t('billing.plan')}</dt>
+        <dd data-plan={plan.id}>{plan.name}</dd>
+        <dt>{t('billing.status')}</dt>
+        <dd data-status={status}>{t(`billing.status.${status}`)}</dd>
+        {currentPeriodEnd !== null && (
+          <>
+            <dt>{cancelAtPeriodEnd ? t('billing.cancelsOn') : t('billing.periodEnd')}</dt>
+            <dd>
+              <Timestamp iso={currentPeriodEnd} language={language} />
+            </dd>
+          </>
+        )}
+      </dl>
+      {cancelAtPeriodEnd && <p class="notice">{t('billing.cancelsAtPeriodEnd')}</p>}
+      {/* The payment-failure mail sends the person here: say what to do, where it can be done. */}
+      {status === 'past_due' && payments && <p class="notice">{t('billing.pastDue')}</p>}
+      <h3>{t('billing.entitlements')}</h3>
+      {entitlements.length === 0 ? (
+        <p>{t('billing.noEntitlements')}</p>
+      ) : (
+        <ul class="entitlement-list">
+          {entitlements.map((entitlement) => (
+            <li>
+              <code>{entitlement}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+      {payments ? (
+        <>
+          <p class="hint">{t('billing.manageHint')}</p>
+          <p class="button-row">
+            <button type="button" data-action="manage-billing">
+              {t('billing.manage')}
+            </button>
+          </p>
+          <FormMessage />
+        </>
+      ) : (
+        <p class="hint">{t('billing.byHand')}</p>
+      )}
+    </section>
+  )
+}
+
+function Offers({ context, offers }: { context: PageContext; offers: Plan[] }) {
+  const { t, language } = context
+  return (
+    <section aria-labelledby="offers-heading" data-msg-email-taken={t('billing.alreadySubscribed')}>
+      <h2 id="offers-heading">{t('billing.offers')}</h2>
+      {offers.length === 0 ? (
+        <p>{t('billing.noOffers')}</p>
+      ) : (
+        <ul class="offer-list">
+          {offers.map((plan) => (
+            <li data-offer={plan.id}>
+              <h3>{plan.name}</h3>
+              {plan.price !== null && plan.currency !== null && plan.interval !== null && (
+                <p>{t(`billing.pricePer.${plan.interval}`, { price: formatMoney(plan.price, plan.currency, language) })}</p>
+              )}
+              {plan.entitlements.length > 0 && <p>{t('billing.includes', { entitlements: plan.entitlements.join(', ') })}</p>}
+              <button type="button" data-action="subscribe" data-plan={plan.id}>
+                {t('billing.subscribe', { plan: plan.name })}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FormMessage />
+    </section>
+  )
+}
+
+function InvoiceList({ context, invoices }: { context: PageContext; invoices: BillingOverview['invoices'] }) {
+  const { t, language } = context
+  return (
+    <section aria-labelledby="invoices-heading">
+      <h2 id="invoices-heading">{t('billing.invoices')}</h2>
+      {invoices.length === 0 ? (
+        <p>{t('billing.noInvoices')}</p>
+      ) : (
+        <table class="invoice-list">
+          <ColumnHeadings labels={[t('billing.paidOn'), t('billing.amount'), t('billing.invoice')]} />
+          <tbody>
+            {invoices.map((invoice) => (
+              <tr data-invoice={invoice.id}>
+                <td data-label={t('billing.paidOn')}>
+                  <Timestamp iso={invoice.paidAt} language={language} />
+                </td>
+                <td data-label={t('billing.amount')}>{formatMoney(invoice.amount, invoice.currency, language)}</td>
+                <td data-label={t('billing.invoice')}>
+                  {/* Stripe's hosted page, in a tab of its own that cannot reach back into this one. */}
+                  {invoice.url !== null && isWebUrl(invoice.url) ? (
+                    <a href={invoice.url} target="_blank" rel="noopener noreferrer">
+                      {t('billing.viewInvoice', { id: invoice.id })}
+                    </a>
+                  ) : (
+                    invoice.id
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {invoices.length >= INVOICES_SHOWN && <p class="hint">{t('billing.olderInvoices', { count: INVOICES_SHOWN })}</p>}
+    </section>
+  )
+}
+
+/**
+ * An amount as Stripe reports it, in the page's language: 1200 EUR is "€12.00" in English and
+ * "12,00 €" in Spanish; a currency Stripe counts without cents (JPY) is not divided.
+ */
+export function formatMoney(amount: number, currency: string, language: Language): string {
+  return new Intl.NumberFormat(language, { style: 'currency', currency: currency.toUpperCase() }).format(wholeUnits(amount, currency))
+}
+
+/** Only a web page is linked: the URL came from a webhook, and a `javascript:` one must never become a link. */
+function isWebUrl(url: string): boolean {
+  return URL.canParse(url) && ['https:', 'http:'].includes(new URL(url).protocol)
+}

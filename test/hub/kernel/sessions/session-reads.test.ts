@@ -1,0 +1,69 @@
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryId, RootOperationNode } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { buildHubApp } from '../../../../src/hub/app.js'
+import { createLogger } from '../../../../src/shared/logging.js'
+import { databasesUnderTest } from '../../../helpers/databases.js'
+import { TEST_HUB_CONFIG, signUpAndLogIn, testClock } from '../../../helpers/hub-app.js'
+
+/** The issued token's audit event is the route's own write, not the session check's (names reach plugins in snake case). */
+const isAuditWrite = (node: RootOperationNode) =>
+  node.kind === 'InsertQueryNode' && node.into?.table.identifier.name === 'audit_events'
+
+/**
+ * Counts the queries the app runs while `counting` is on, but for the audit trail's. Counted as
+ * their results come back, since a prepared query is compiled (and shown to plugins) only once.
+ */
+function queryCounter() {
+  const counter = { counting: false, queries: [] as string[] }
+  const kinds = new WeakMap<QueryId, string>()
+  const plugin: KyselyPlugin = {
+    transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+      if (!isAuditWrite(node)) kinds.set(queryId, node.kind)
+      return node
+    },
+    transformResult: async ({ result, queryId }: PluginTransformResultArgs) => {
+      const kind = kinds.get(queryId)
+      if (counter.counting && kind !== undefined) counter.queries.push(kind)
+      return result
+    }
+  }
+  return { counter, plugin }
+}
+
+describe.each(databasesUnderTest())('session check cost on $name', (database) => {
+  // Measured through SSO token issuing, which adds its own two reads: the account (and its privacy
+  // document), and its plan (docs/billing.md); the session check is the rest.
+  it('is one read by primary key, none for a forged cookie, none while the row is cached', async () => {
+    const handle = await database.open()
+    const clock = testClock()
+    const { counter, plugin } = queryCounter()
+    const app = await buildHubApp({
+      config: TEST_HUB_CONFIG,
+      dataDir: handle.dataDir,
+      db: handle.db.withPlugin(plugin),
+      logger: createLogger('silent'),
+      now: clock.now
+    })
+    const user = await signUpAndLogIn(app)
+    const generate = (headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/api/auth/generate-token', headers, payload: { audience: 'tasks' } })
+
+    clock.advance(5_000)
+    counter.counting = true
+    expect((await generate(user.headers)).statusCode).toBe(200)
+    expect(counter.queries).toEqual(['SelectQueryNode', 'SelectQueryNode', 'SelectQueryNode'])
+
+    counter.queries = []
+    expect((await generate(user.headers)).statusCode).toBe(200)
+    expect(counter.queries).toEqual(['SelectQueryNode', 'SelectQueryNode'])
+
+    counter.queries = []
+    const forged = user.headers.cookie?.replace(/(service-auth-token=[^;]*)[A-Za-z0-9_-]{4}(;|$)/, '$1AAAA$2') ?? ''
+    expect(forged).not.toBe(user.headers.cookie)
+    expect((await generate({ ...user.headers, cookie: forged })).statusCode).toBe(401)
+    expect(counter.queries).toEqual([])
+
+    await app.close()
+    await handle.destroy()
+  })
+})
