@@ -37,6 +37,5 @@ export const STILL_KNOTTED: readonly string[] = [
   'kernel imports a feature: hub/kernel/sessions -> hub/features/account',
   'kernel imports a feature: hub/kernel/sessions -> hub/features/passkeys',
   'kernel imports a feature: hub/kernel/sessions -> hub/features/two-step',
-  'kernel imports a feature: hub/kernel/tokens -> hub/features/billing',
-  'kernel imports a feature: hub/kernel/tokens -> hub/features/privacy'
+  'kernel imports a feature: hub/kernel/tokens -> hub/features/billing'
 ]
