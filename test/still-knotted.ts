@@ -12,7 +12,6 @@ export const STILL_KNOTTED: readonly string[] = [
   'feature imports a feature: hub/features/deletion -> hub/features/account',
   'feature imports a feature: hub/features/export -> hub/features/privacy',
   'feature imports a feature: hub/features/oidc -> hub/features/billing',
-  'feature imports a feature: hub/features/oidc -> hub/features/privacy',
   'feature imports a feature: hub/features/passkeys -> hub/features/account',
   'feature imports a feature: hub/features/passkeys -> hub/features/export',
   'feature imports a feature: hub/features/sign-in -> hub/features/account',

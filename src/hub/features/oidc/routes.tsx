@@ -13,14 +13,13 @@ import { translatorFor } from '../../kernel/pages/i18n/index.js'
 import { LANGUAGE_COOKIE, chooseLanguage } from '../../kernel/language/language.js'
 import type { PageContext } from '../../kernel/pages/layout.js'
 import { loginPathReturningTo } from '../../kernel/language/next-path.js'
-import type { PrivacyService } from '../privacy/service.js'
 import type { ActiveSession, Sessions } from '../../kernel/sessions/sessions.js'
 import { contentSecurityPolicy } from '../../kernel/security/security-headers.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { OidcClients } from './clients.js'
 import { startEndingProviderSessionsOfEndedHubSessions } from './ended-hub-sessions.js'
 import { connectedApplicationRoutes } from './applications-routes.js'
-import { type ConnectedApplications, consentPurposeOf } from './connected-applications.js'
+import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from './connected-applications.js'
 import { oidcTranslatorFor } from './messages.js'
 import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
 import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
@@ -38,7 +37,8 @@ export interface OidcProviderRoutesOptions {
   accountOf: ProviderAccountOf
   entitlementsOf: EntitlementsOf
   sessions: Sessions
-  privacy: Pick<PrivacyService, 'recordConsent' | 'consents'>
+  /** The hub's consent log (the privacy feature's): consent decisions are recorded there. */
+  privacy: ConsentLog
   audit: AuditRequest
   assets: PageAssets
   /** Whether the hub keeps its own accounts: the pages' navigation offers the account page then. */
