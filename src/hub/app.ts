@@ -24,6 +24,7 @@ import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './kernel/rate-li
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './kernel/rate-limit/sign-in-throttle.js'
 import { createAccountMail } from './features/account/account-mail.js'
 import { createSubscriptions } from './features/billing/subscriptions.js'
+import { billingClaims } from './features/billing/claims.js'
 import { cancelStripeSubscriptionOf } from './features/billing/cancel-on-deletion.js'
 import { createStripeClient } from './features/billing/stripe-client.js'
 import { noPaymentRoutes, stripeBillingRoutes } from './features/billing/stripe-routes.js'
@@ -96,6 +97,7 @@ import type { IdTokenVerifier } from './kernel/tokens/identity.js'
 import { type Keyring, openKeyring } from './kernel/tokens/keyring.js'
 import { createOidcVerifier } from './kernel/tokens/oidc-id-tokens.js'
 import { accountSsoIdentities, identityOfSession } from './kernel/tokens/sso-identity.js'
+import { composeClaimsSources } from './kernel/tokens/claims.js'
 import { createUsedIdTokens } from './kernel/tokens/used-id-tokens.js'
 import { type Accounts, activeAccountsOnly, createAccounts } from './kernel/accounts/accounts.js'
 import { prepareDummyHash } from './kernel/accounts/password-hashing.js'
@@ -155,7 +157,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const identityProvider = identityProviderOf(config, keyring, accounts)
   const passkeys = createPasskeyRepository(db)
   const subscriptions = createSubscriptions(db, config.billing.graceDays)
-  const entitlementsOf = subscriptions.entitlementsOf(now)
+  // The claims features add to SSO tokens and OpenID Connect answers (docs/architecture.md), composed once.
+  const addedClaims = composeClaimsSources([billingClaims(subscriptions)])
   // Payments through Stripe when the operator plugs it in (STRIPE_SECRET_KEY, docs/billing.md).
   const stripeConfig = config.billing.stripe
   const payments = stripeConfig && { stripe: createStripeClient(stripeConfig), webhookSecret: stripeConfig.webhookSecret }
@@ -308,7 +311,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     issuer: config.publicUrl,
     apps: config.apps,
     identityOf: identityProvider.builtin ? accountSsoIdentities(db) : identityOfSession,
-    entitlementsOf,
+    addedClaims,
     audit,
     now
   })
@@ -339,7 +342,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     keyring,
     cookieKeys,
     accountOf: identityProvider.builtin ? builtinProviderAccounts(db) : externalProviderAccounts(db, now),
-    entitlementsOf,
+    addedClaims,
     sessions,
     privacy,
     audit,

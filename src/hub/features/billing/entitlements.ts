@@ -26,15 +26,12 @@ export interface AccountPlan {
   cancelAtPeriodEnd: boolean
 }
 
-/** What applications read of an account's billing: in SSO tokens, and the OIDC `billing` scope's claims. */
+/** What applications read of an account's billing: in SSO tokens, and the OIDC `billing` scope's claims (claims.ts). */
 export interface Entitlements {
   /** The id of the plan in effect. */
   plan: string
   entitlements: string[]
 }
-
-export type EntitlementsOf = (userId: string) => Promise<Entitlements>
-
 
 /** An account with no subscription is on the free plan, active, for good. */
 export const NO_SUBSCRIPTION: AccountPlan = { plan: FREE_PLAN, status: 'active', entitlements: [], currentPeriodEnd: null, cancelAtPeriodEnd: false }

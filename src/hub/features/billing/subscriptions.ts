@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { BillingSubscriptionsTable, Database } from '../../../shared/database/schema.js'
 import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
-import { type AccountPlan, type EntitlementsOf, type StoredSubscription, accountPlanOf } from './entitlements.js'
+import { type AccountPlan, type Entitlements, type StoredSubscription, accountPlanOf } from './entitlements.js'
 import { planOfRow } from './plans.js'
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>
@@ -39,12 +39,10 @@ export function createSubscriptions(db: Kysely<Database>, graceDays: number) {
       return accountPlanOf(await storedOf(userId), graceDays, now)
     },
 
-    /** The claims applications read (docs/billing.md), as of `now()`. */
-    entitlementsOf(now: () => Date): EntitlementsOf {
-      return async (userId) => {
-        const { plan, entitlements } = accountPlanOf(await storedOf(userId), graceDays, now())
-        return { plan: plan.id, entitlements }
-      }
+    /** The claims applications read (docs/billing.md), as of `now`: the same one read. */
+    async entitlementsOf(userId: string, now: Date): Promise<Entitlements> {
+      const { plan, entitlements } = accountPlanOf(await storedOf(userId), graceDays, now)
+      return { plan: plan.id, entitlements }
     },
 
     /**

@@ -4,8 +4,7 @@ import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
 import { requestOrigin } from '../../kernel/audit/context.js'
 import { sessionOf } from '../../kernel/pipeline/session.js'
-import type { PrivacyService } from '../privacy/service.js'
-import { type ConnectedApplications, consentPurposeOf } from './connected-applications.js'
+import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from './connected-applications.js'
 
 const APPLICATIONS_PATH = '/api/account/applications'
 const tags = ['account']
@@ -24,7 +23,7 @@ const ApplicationParams = Type.Object({ clientId: Type.String({ description: 'A 
 
 export interface ConnectedApplicationRoutesOptions {
   connectedApplications: ConnectedApplications
-  privacy: Pick<PrivacyService, 'recordConsent'>
+  privacy: Pick<ConsentLog, 'recordConsent'>
 }
 
 /** The applications a person let sign them in over OpenID Connect (docs/oidc.md). The session stage has checked the cookie. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
+import type { RequestOrigin } from '../../kernel/audit/context.js'
 
 export interface ConnectedApplication {
   clientId: string
@@ -12,6 +13,17 @@ export interface ConnectedApplication {
 /** The consent purpose under which a decision about a client is recorded (docs/oidc.md). */
 export function consentPurposeOf(clientId: string): string {
   return `oidc:${clientId}`
+}
+
+/**
+ * What the provider keeps of consent decisions, and reads back: the hub's consent log (the privacy
+ * feature's, docs/privacy.md), handed in by app.ts. A decision about a client is recorded under
+ * `consentPurposeOf(clientId)`, its `version` the scopes allowed.
+ */
+export interface ConsentLog {
+  recordConsent(userId: string, decision: { purpose: string; granted: boolean; version: string | null }, origin: RequestOrigin): Promise<unknown>
+  /** The last decision recorded for each purpose. */
+  consents(userId: string): Promise<{ current: Readonly<Record<string, { granted: boolean; version: string | null }>> }>
 }
 
 /**

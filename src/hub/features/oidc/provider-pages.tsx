@@ -70,13 +70,14 @@ export async function providerErrorPage(ctx: KoaContextWithOIDC, out: Record<str
   ))
 }
 
-export function ConsentPage({ context, t, clientName, scopes, action }: { context: PageContext; t: OidcTranslate; clientName: string; scopes: string[]; action: string }) {
+/** `scopeTexts`: what each requested scope gives the application, in the page's language. */
+export function ConsentPage({ context, t, clientName, scopeTexts, action }: { context: PageContext; t: OidcTranslate; clientName: string; scopeTexts: readonly string[]; action: string }) {
   return (
     <Layout context={context} title={t('consent.title', { client: clientName })}>
       <p>{t('consent.intro', { client: clientName })}</p>
       <ul>
-        {scopes.map((scope) => (
-          <li>{t(`consent.scope.${scope}` as Parameters<OidcTranslate>[0])}</li>
+        {scopeTexts.map((text) => (
+          <li>{text}</li>
         ))}
       </ul>
       <p class="hint">{t('consent.remembered', { client: clientName })}</p>

@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely'
 import type { Account, Configuration, KoaContextWithOIDC } from 'oidc-provider'
 import type { Database } from '../../../shared/database/schema.js'
 import type { ActiveSession } from '../../kernel/sessions/sessions.js'
+import type { AddedClaims } from '../../kernel/tokens/claims.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { SsoIdentity } from '../../kernel/tokens/sso-identity.js'
-import type { EntitlementsOf } from '../billing/entitlements.js'
 import { type OidcClients, secretMatches } from './clients.js'
 import { Provider, interactionPolicy } from './oidc-provider-module.js'
 import { OIDC_PATH_PREFIX, interactionPath } from './paths.js'
@@ -22,8 +22,8 @@ export interface HubProviderOptions {
   keyring: Keyring
   cookieKeys: readonly string[]
   accountOf: ProviderAccountOf
-  /** The `billing` scope's claims: the account's plan and entitlements (docs/billing.md). */
-  entitlementsOf: EntitlementsOf
+  /** The claims features add, each source under its own scope: billing's `plan` and `entitlements` under `billing` (docs/billing.md). */
+  addedClaims: AddedClaims
   /** The hub session the request carries, as the mount read it before handing the request over. */
   hubSessionOf: (request: IncomingMessage) => ActiveSession | null
   /** Whether to believe X-Forwarded-Proto (HUB_TRUSTED_PROXIES is set). */
@@ -31,6 +31,14 @@ export interface HubProviderOptions {
   /** The page context (language, CSP nonce) of the response being written, for the provider's own pages. */
   pageContextOf: PageContextOfRequest
   now: () => Date
+}
+
+/** The claims of the scopes the provider defines itself (docs/oidc.md); features add theirs after these. */
+const OWN_SCOPE_CLAIMS = { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] }
+
+/** Every scope the provider grants: its own, each claims source's, then `offline_access` (refresh tokens). */
+export function providerScopes(addedClaims: AddedClaims): string[] {
+  return [...Object.keys(OWN_SCOPE_CLAIMS), ...addedClaims.sources.map(({ scope }) => scope), 'offline_access']
 }
 
 const ownTokensOnly = async (_ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId
@@ -96,12 +104,12 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
           email: identity.email,
           email_verified: identity.emailVerified,
           ...(identity.name === undefined ? {} : { name: identity.name }),
-          ...(await options.entitlementsOf(accountId))
+          ...(await options.addedClaims.of(accountId, now()))
         })
       }
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], billing: ['plan', 'entitlements'] },
-    scopes: ['openid', 'email', 'profile', 'billing', 'offline_access'],
+    claims: { ...OWN_SCOPE_CLAIMS, ...Object.fromEntries(options.addedClaims.sources.map(({ scope, claims }) => [scope, [...claims]])) },
+    scopes: providerScopes(options.addedClaims),
     responseTypes: ['code'],
     pkce: { required: () => true },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],

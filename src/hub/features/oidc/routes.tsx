@@ -10,22 +10,21 @@ import { type AuditRequest, requestOrigin } from '../../kernel/audit/context.js'
 import { AUTH_COOKIE } from '../../kernel/http/cookies.js'
 import type { PageAssets } from '../../kernel/pages/assets.js'
 import { translatorFor } from '../../kernel/pages/i18n/index.js'
-import { LANGUAGE_COOKIE, chooseLanguage } from '../../kernel/language/language.js'
+import { LANGUAGE_COOKIE, type Language, chooseLanguage } from '../../kernel/language/language.js'
 import type { PageContext } from '../../kernel/pages/layout.js'
 import { loginPathReturningTo } from '../../kernel/language/next-path.js'
-import type { PrivacyService } from '../privacy/service.js'
 import type { ActiveSession, Sessions } from '../../kernel/sessions/sessions.js'
 import { contentSecurityPolicy } from '../../kernel/security/security-headers.js'
+import type { AddedClaims } from '../../kernel/tokens/claims.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { OidcClients } from './clients.js'
 import { startEndingProviderSessionsOfEndedHubSessions } from './ended-hub-sessions.js'
 import { connectedApplicationRoutes } from './applications-routes.js'
-import { type ConnectedApplications, consentPurposeOf } from './connected-applications.js'
-import { oidcTranslatorFor } from './messages.js'
+import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from './connected-applications.js'
+import { type OidcTranslate, oidcTranslatorFor } from './messages.js'
 import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
 import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
-import { type ProviderAccountOf, buildHubProvider } from './provider.js'
-import type { EntitlementsOf } from '../billing/entitlements.js'
+import { type ProviderAccountOf, buildHubProvider, providerScopes } from './provider.js'
 import { ConsentPage, formTargetOf, pageHtml, policyWithFormTarget } from './provider-pages.js'
 
 export interface OidcProviderRoutesOptions {
@@ -36,9 +35,11 @@ export interface OidcProviderRoutesOptions {
   keyring: Keyring
   cookieKeys: readonly string[]
   accountOf: ProviderAccountOf
-  entitlementsOf: EntitlementsOf
+  /** The claims features add, each under its own scope, with what the consent page says of it. */
+  addedClaims: AddedClaims
   sessions: Sessions
-  privacy: Pick<PrivacyService, 'recordConsent' | 'consents'>
+  /** The hub's consent log (the privacy feature's): consent decisions are recorded there. */
+  privacy: ConsentLog
   audit: AuditRequest
   assets: PageAssets
   /** Whether the hub keeps its own accounts: the pages' navigation offers the account page then. */
@@ -47,8 +48,6 @@ export interface OidcProviderRoutesOptions {
   now: () => Date
 }
 
-/** The scopes the consent page can name; any other requested scope is refused by the provider. */
-const CONSENT_SCOPES = ['openid', 'email', 'profile', 'billing', 'offline_access']
 const hide = true
 export const INTERACTION_NOT_FOUND = 'This sign-in has expired or was started in another browser: start again from the application'
 export const UNKNOWN_CLIENT = 'The application asking to sign you in is no longer registered'
@@ -70,6 +69,12 @@ interface ForwardedRequest {
  */
 export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOptions) {
   const { keyring, sessions, clients, privacy, audit, now } = options
+  /** The scopes the consent page can name; any other requested scope is refused by the provider. */
+  const consentScopes = providerScopes(options.addedClaims)
+  const addedScopeText = new Map(options.addedClaims.sources.map(({ scope, consent }) => [scope, consent]))
+  /** What the consent page says a scope gives: the provider's own wording, or the feature's that adds it. */
+  const scopeText = (scope: string, language: Language, t: OidcTranslate) =>
+    addedScopeText.get(scope)?.[language] ?? t(`consent.scope.${scope}` as Parameters<OidcTranslate>[0])
   for (const { text, reviewed } of oidcProviderNotices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
   const forwarded = new WeakMap<IncomingMessage, ForwardedRequest>()
   const forwardedOf = (raw: IncomingMessage): ForwardedRequest => {
@@ -170,15 +175,17 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
       if (details.prompt.name === 'login' || details.session?.accountId !== hubSession.userId) {
         return finish(request, reply, details, { login: { accountId: hubSession.userId } })
       }
-      const scopes = requestedScopes(details)
+      const scopes = requestedScopes(details, consentScopes)
       const client = await clients.find(details.params.client_id)
       if (!client) throw notFound(UNKNOWN_CLIENT)
       if (client.firstParty || (await consentRemembered(hubSession.userId, client.id, scopes))) {
         return finish(request, reply, details, { consent: { grantId: await grantScopes(details, hubSession.userId, scopes) } })
       }
       const context = pageContextOf(request, reply, true)
+      const t = oidcTranslatorFor(context.language)
       reply.header('content-security-policy', policyWithFormTarget(contentSecurityPolicy(reply.cspNonce), details.params.redirect_uri))
-      const page = <ConsentPage context={context} t={oidcTranslatorFor(context.language)} clientName={client.name} scopes={scopes} action={`${interactionPath(details.uid)}/consent`} />
+      const scopeTexts = scopes.map((scope) => scopeText(scope, context.language, t))
+      const page = <ConsentPage context={context} t={t} clientName={client.name} scopeTexts={scopeTexts} action={`${interactionPath(details.uid)}/consent`} />
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(pageHtml(page))
     })
 
@@ -192,7 +199,7 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
         if (!hubSession || details.prompt.name !== 'consent' || details.session?.accountId !== hubSession.userId) {
           return reply.redirect(interactionPath(details.uid), 303)
         }
-        const scopes = requestedScopes(details)
+        const scopes = requestedScopes(details, consentScopes)
         const granted = request.body.decision === 'allow'
         const decision = { purpose: consentPurposeOf(details.params.client_id), granted, version: scopes.join(' ') }
         await privacy.recordConsent(hubSession.userId, decision, requestOrigin(request))
@@ -236,7 +243,7 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   await app.register(connectedApplicationRoutes, { connectedApplications: options.connectedApplications, privacy })
 }
 
-function requestedScopes(details: InteractionDetails): string[] {
+function requestedScopes(details: InteractionDetails, consentScopes: readonly string[]): string[] {
   const requested = new Set(String(details.params.scope ?? '').split(' '))
-  return CONSENT_SCOPES.filter((scope) => requested.has(scope))
+  return consentScopes.filter((scope) => requested.has(scope))
 }

@@ -4,9 +4,9 @@ import type { App } from '../../../shared/http/server.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../../kernel/http/schemas.js'
+import type { AddedClaims } from '../../kernel/tokens/claims.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { SsoIdentityOf } from '../../kernel/tokens/sso-identity.js'
-import type { EntitlementsOf } from '../billing/entitlements.js'
 import { issueSsoToken } from '../../kernel/tokens/sso-tokens.js'
 
 export interface SsoDependencies {
@@ -17,8 +17,8 @@ export interface SsoDependencies {
   apps: Record<string, string>
   /** What the token says of the session's person: `email`, `email_verified`, `name`. */
   identityOf: SsoIdentityOf
-  /** The account's plan and entitlements (docs/billing.md). */
-  entitlementsOf: EntitlementsOf
+  /** The claims features add: billing's plan and entitlements (docs/billing.md). */
+  addedClaims: AddedClaims
   audit: AuditRequest
   now: () => Date
 }
@@ -26,7 +26,7 @@ export interface SsoDependencies {
 /** Applications cache the key set; a rotated-in key is found anyway, since verifiers refetch on an unknown kid. */
 const JWKS_CACHE_SECONDS = 300
 
-export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, entitlementsOf, audit, now }: SsoDependencies) {
+export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, addedClaims, audit, now }: SsoDependencies) {
   app.post(
     '/api/auth/generate-token',
     {
@@ -44,8 +44,8 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, e
       }
       const session = sessionOf(request)
       const { userId } = session
-      const [identity, entitlements] = await Promise.all([identityOf(session), entitlementsOf(userId)])
-      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { userId, audience, ...identity, ...entitlements }, now())
+      const [identity, added] = await Promise.all([identityOf(session), addedClaims.of(userId, now())])
+      const { token, expiresAt } = await issueSsoToken(keyring, issuer, { ...added, userId, audience, ...identity }, now())
       await audit(request, { userId, type: 'sso-token.issued', detail: { audience } })
       return { token, expiresAt: expiresAt.toISOString() }
     }

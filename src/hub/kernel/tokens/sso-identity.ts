@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
 import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
-import type { PrivacySettings } from '../../features/privacy/settings.js'
 import type { ActiveSession } from '../sessions/sessions.js'
 
 /** What an SSO token says of its bearer beside the account id. */
@@ -19,6 +18,14 @@ export const identityOfSession: SsoIdentityOf = async ({ email, emailVerified })
 
 /** The profile visibilities under which applications may show the person's name to others. */
 const NAME_SHOWN_WHEN: ReadonlySet<string> = new Set(['family', 'public'])
+
+/**
+ * The one part of a stored privacy document (the privacy feature's settings, docs/privacy.md) an
+ * identity is read with: the profile's visibility, `private`, `family` or `public`.
+ */
+interface ProfileVisibilityOfDocument {
+  visibility?: { profile?: string }
+}
 
 /**
  * The built-in provider's accounts, read as the token is issued rather than from the session: a
@@ -61,5 +68,5 @@ export function accountIdentities(db: Kysely<Database>): (userId: string) => Pro
 }
 
 function profileVisibilityIn(document: string): string | undefined {
-  return (JSON.parse(document) as Partial<PrivacySettings>).visibility?.profile
+  return (JSON.parse(document) as ProfileVisibilityOfDocument).visibility?.profile
 }

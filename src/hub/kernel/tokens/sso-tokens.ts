@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { SSO_TOKEN_LIFETIME_SECONDS, SSO_TOKEN_TYPE } from '../../../shared/sso/sso-token.js'
 import type { Keyring } from './keyring.js'
 import { signWithKeyring } from './signing.js'
-import type { Entitlements } from '../../features/billing/entitlements.js'
 
-export interface SsoTokenClaims extends Entitlements {
+export interface SsoTokenClaims {
   userId: string
   email: string
   /** Whether a link mailed to `email` was used (built-in provider), or the provider said so at sign-in. */
@@ -17,29 +16,29 @@ export interface SsoTokenClaims extends Entitlements {
 
 /**
  * Signs an SSO token: typed `hearth-sso+jwt`, `iss` the hub's public URL, `aud` the application,
- * one-off `jti`, five minutes; `name` only when given; the account's `plan` and `entitlements`
- * (docs/billing.md).
+ * one-off `jti`, five minutes; `name` only when given; then the claims features add (billing's
+ * `plan` and `entitlements`, docs/billing.md), composed in claims.ts under names none of these take.
  */
 export function issueSsoToken(
   keyring: Keyring,
   issuer: string,
-  claims: SsoTokenClaims,
+  claims: SsoTokenClaims & Readonly<Record<string, unknown>>,
   now: Date
 ): Promise<{ token: string; expiresAt: Date }> {
+  const { userId, audience, email, emailVerified, name, ...added } = claims
   return signWithKeyring(
     keyring,
     {
       issuer,
-      audience: claims.audience,
-      subject: claims.userId,
+      audience,
+      subject: userId,
       lifetimeSeconds: SSO_TOKEN_LIFETIME_SECONDS,
       type: SSO_TOKEN_TYPE,
       claims: {
-        email: claims.email,
-        email_verified: claims.emailVerified,
-        ...(claims.name !== undefined && { name: claims.name }),
-        plan: claims.plan,
-        entitlements: claims.entitlements,
+        email,
+        email_verified: emailVerified,
+        ...(name !== undefined && { name }),
+        ...added,
         jti: randomUUID()
       }
     },
