@@ -76,6 +76,15 @@ import { privacyDatasets } from './features/export/privacy-datasets.js'
 import { exportRoutes } from './features/export/routes.js'
 import { type PageAssets, loadPageAssets } from './kernel/pages/assets.js'
 import { hubPages } from './kernel/pages/plugin.js'
+import { accountPages } from './features/account/pages.js'
+import { WRONG_CURRENT_PASSWORD } from './features/account/current-password.js'
+import { activityPages } from './features/activity/pages.js'
+import { billingPages } from './features/billing/pages.js'
+import { exportPages } from './features/export/pages.js'
+import { connectedApplicationsSection } from './features/oidc/applications-section.js'
+import { passkeySignInPages } from './features/passkeys/pages.js'
+import { privacyPages } from './features/privacy/pages.js'
+import { twoStepSignInPages } from './features/two-step/pages.js'
 import { createOidcClients } from './features/oidc/clients.js'
 import { createConnectedApplications } from './features/oidc/connected-applications.js'
 import { builtinProviderAccounts, externalProviderAccounts } from './features/oidc/provider-accounts.js'
@@ -353,30 +362,35 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   })
   app.addHook('onClose', scheduleProviderRecordPruning(db, now, logger))
 
-  // The browser pages, on the same session rows and the same privacy service.
+  // The browser pages, on the same session rows and the same privacy service: the kernel's shell
+  // and its own pages, then each feature's (docs/architecture.md).
+  const ownAccount = identityProvider.builtin && createOwnAccountRepository(db)
   await app.register(hubPages, {
     sessionOf: async (request) => {
       const session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
       return session && { sessionId: session.id, userId: session.userId, email: session.email }
     },
     sessionsOf: (session) => accountSessions.list(session.userId, session.sessionId),
-    activity,
     applications: config.apps,
     applicationNames: config.appNames,
     oidcClientNames: async () => Object.fromEntries((await oidcClients.list()).map((client) => [client.id, client.name])),
-    privacy,
-    exportDatasets,
-    exportApplications: Object.keys(config.appExports),
     secureCookies: secure,
     cspNonce: (reply) => reply.cspNonce.script,
     assets: pageAssets,
-    connectedApplications,
-    // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
-    billing: { overviewOf: billingOverviewOf, plans, payments: payments !== undefined },
     // Mail written to DATA_DIR/outbox rather than sent: the pages promising one say where it went.
     mailOutbox: config.smtpUrl === undefined ? OUTBOX_COMMAND : undefined,
-    // Account and recovery pages for the built-in provider's accounts only, as their API.
-    ...(identityProvider.builtin ? { ownAccount: createOwnAccountRepository(db), ownSignIn: { twoStep: twoStepRepository, passkeys } } : {})
+    // Account and recovery pages, two-step sign-in and passkeys for the built-in provider's accounts only, as their API.
+    ...(ownAccount
+      ? { ownAccount, ownSignIn: { methods: [twoStepSignInPages(twoStepRepository), passkeySignInPages(passkeys)], wrongPasswordError: WRONG_CURRENT_PASSWORD } }
+      : {}),
+    pages: [
+      ...privacyPages(privacy),
+      ...activityPages(activity),
+      ...exportPages({ datasets: exportDatasets, applications: Object.keys(config.appExports) }),
+      // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
+      ...billingPages({ overviewOf: billingOverviewOf, plans, payments: payments !== undefined }),
+      ...(ownAccount ? accountPages({ ownAccount, sections: [connectedApplicationsSection(connectedApplications)] }) : [])
+    ]
   })
   return app
 }

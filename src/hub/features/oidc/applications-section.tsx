@@ -1,6 +1,15 @@
 import type { PageContext } from '../../kernel/pages/layout.js'
-import type { ConnectedApplication } from './connected-applications.js'
+import type { PageSection } from '../../kernel/pages/shell.js'
+import type { ConnectedApplication, ConnectedApplications } from './connected-applications.js'
 import { oidcTranslatorFor } from './messages.js'
+
+/** The account page's section of the applications signed in with the hub, read for the person. */
+export function connectedApplicationsSection(connectedApplications: Pick<ConnectedApplications, 'list'>): PageSection {
+  return async (session) => {
+    const applications = await connectedApplications.list(session.userId)
+    return (context) => <ConnectedApplicationsSection context={context} applications={applications} />
+  }
+}
 
 /**
  * The account page's list of applications signed in with the hub over OpenID Connect; each one's

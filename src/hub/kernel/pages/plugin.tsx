@@ -1,80 +1,52 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { VNode } from 'preact'
+import { type VNode, isValidElement } from 'preact'
 import { render } from 'preact-render-to-string'
-import { type Static, Type } from 'typebox'
-import { HttpError } from '../../../shared/errors.js'
+import { Type } from 'typebox'
 import type { App } from '../../../shared/http/server.js'
-import { WRONG_CURRENT_PASSWORD } from '../../features/account/current-password.js'
-import { languageOfAccount } from '../../features/account/locale.js'
-import { ACTIVITY_PAGE_SIZE, type ActivityLog } from '../../features/activity/activity.js'
-import { INVALID_RESET_LINK } from '../../features/account/password-reset.js'
-import type { OwnAccountRepository } from '../../features/account/repository.js'
-import type { PrivacyService } from '../../features/privacy/service.js'
-import type { PasskeyRepository } from '../../features/passkeys/repository.js'
 import type { AccountSession } from '../sessions/account-sessions.js'
-import type { BillingOverviewOf } from '../../features/billing/overview.js'
-import type { Plans } from '../../features/billing/plans.js'
-import type { TwoStepRepository } from '../../features/two-step/repository.js'
 import { type ApplicationNames, applicationName } from './application-names.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
-import { LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage, languageCookieOptions } from '../language/language.js'
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage, languageCookieOptions } from '../language/language.js'
 import type { PageContext } from './layout.js'
 import { DEFAULT_LANDING_PATH, loginPathReturningTo, safeNextPath } from '../language/next-path.js'
-import type { ConnectedApplications } from '../../features/oidc/connected-applications.js'
-import { AccountPage } from './views/account.js'
-import { ActivityPage } from './views/activity.js'
-import { BillingPage } from './views/billing.js'
-import { DashboardPage, type PageUser } from './views/dashboard.js'
-import { ExportPage } from './views/export.js'
-import { MAILED_LINK_PAGES, MailedLinkPage } from './views/mailed-link.js'
-import { PrivacyPage } from './views/privacy.js'
-import { ForgotPasswordPage, ResetPasswordPage } from './views/recovery.js'
-import type { RecentSignInMethods } from './views/recent-sign-in-dialog.js'
-import { type OwnSignInSettings, SecurityPage } from './views/security.js'
+import type { HubPage, PageSession, PageShell, SignInMethodPages } from './shell.js'
+import { DashboardPage } from './views/dashboard.js'
+import { SecurityPage } from './views/security.js'
 import { LOGIN_NOTICES, type LoginNotice, LoginPage, SignupPage } from './views/sign-in.js'
 
-/** The signed-in session behind a page request. */
-export interface PageSession extends PageUser {
-  sessionId: string
-}
+export type { HubPage, PageSession, PageShell, PageSection, SignInMethodPages, SignInMethodState } from './shell.js'
 
 export interface HubPagesOptions {
   /** The live session of a request, or null when its auth cookie is missing, forged, expired or revoked. */
   sessionOf: (request: FastifyRequest) => Promise<PageSession | null>
   /** The live sessions of a page session's user, for the dashboard. */
   sessionsOf: (session: PageSession) => Promise<AccountSession[]>
-  /** The activity page's events: the same pages as `GET /api/account/activity`. */
-  activity: Pick<ActivityLog, 'page'>
   /** Registered applications (HUB_APPS): id → URL. */
   applications: Readonly<Record<string, string>>
   /** Their display names (HUB_APPS `name=`, else the id title-cased), by id. */
   applicationNames: Readonly<Record<string, string>>
   /** The registered OpenID Connect clients' names, by client id: how the activity and privacy pages name them. */
   oidcClientNames: () => Promise<Readonly<Record<string, string>>>
-  privacy: Pick<PrivacyService, 'settings' | 'consents'>
-  exportDatasets: readonly { name: string; description: string }[]
-  /** The applications an export asks for what they hold (HUB_APPS `export=`), by id. */
-  exportApplications: readonly string[]
   /** Whether cookies are Secure (the hub is served over https). */
   secureCookies: boolean
   /** This response's CSP script nonce. */
   cspNonce: (reply: FastifyReply) => string
   assets: PageAssets
   /**
-   * The built-in provider's accounts. Absent under an external provider, which keeps its people's
-   * passwords, addresses and language: then the account and recovery pages are not served (404).
+   * The built-in provider's accounts: the language their person chose, whether their address is
+   * proven. Absent under an external provider, which keeps its people's passwords, addresses and
+   * language: then the pages offer no account or recovery page.
    */
-  ownAccount?: Pick<OwnAccountRepository, 'profileOf'>
-  /** The applications signed in with the hub over OpenID Connect, listed on the account page. */
-  connectedApplications: Pick<ConnectedApplications, 'list'>
-  /** Two-step sign-in and passkeys, the built-in provider's too: absent under an external provider. */
-  ownSignIn?: {
-    twoStep: Pick<TwoStepRepository, 'credentialOf' | 'recoveryCodesLeft'>
-    passkeys: Pick<PasskeyRepository, 'listOf'>
-  }
-  /** The billing page's reads (docs/billing.md); `payments` when Stripe is configured, else no payment button is shown. */
-  billing: { overviewOf: BillingOverviewOf; plans: Pick<Plans, 'list'>; payments: boolean }
+  ownAccount?: { profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean } | undefined> }
+  /**
+   * The built-in provider's ways of signing in beside the password (two-step sign-in, passkeys, in
+   * the order the pages show them), and the API's 401 text for a wrong current password, which the
+   * recent-sign-in dialog tells apart. Absent under an external provider, which owns how its people sign in.
+   */
+  ownSignIn?: { methods: readonly SignInMethodPages[]; wrongPasswordError: string }
+  /** The pages the features add (docs/architecture.md), registered once, at start. */
+  pages: readonly HubPage[]
   /**
    * Without HUB_SMTP_URL mail is written to DATA_DIR/outbox, not sent: the command that reads it,
    * which the pages promising a mail show. Undefined when mail is sent.
@@ -92,16 +64,16 @@ declare module 'fastify' {
 // A page answers a page, never a JSON 400: odd values (repeated, missing) are checked where they are used and ignored there.
 const NextQuery = Type.Object({ next: Type.Optional(Type.Unknown({ description: 'Where to go after signing in' })) })
 const LoginQuery = Type.Object({ next: NextQuery.properties.next, notice: Type.Optional(Type.Unknown({ description: 'A note from the page that sent the person here' })) })
-const ActivityQuery = Type.Object({ cursor: Type.Optional(Type.Unknown({ description: 'Where the older page starts' })) })
 const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: Type.Optional(Type.Unknown()) })
 const hide = true
 
 /**
- * The hub's browser pages. Each handler reads what it shows and renders it; the session check of
- * protected pages redirects to the login page, coming back to the same page afterwards.
+ * The hub's page shell and its own pages (login, sign-up, the language switch, the dashboard and
+ * the security page), then the pages the features declare. The session check of signed-in pages
+ * redirects to the login page, coming back to the same page afterwards.
  */
 export async function hubPages(app: App, options: HubPagesOptions) {
-  const { sessionOf, sessionsOf, activity, applications, privacy, exportDatasets, secureCookies, cspNonce, assets, ownAccount, ownSignIn, mailOutbox } = options
+  const { sessionOf, sessionsOf, applications, secureCookies, cspNonce, assets, ownAccount, ownSignIn, mailOutbox } = options
 
   /**
    * The switch's cookie wins for its browser; else the language a signed-in person chose for the
@@ -112,7 +84,8 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     const cookie = request.cookies[LANGUAGE_COOKIE]
     if (isLanguage(cookie)) return cookie
     const locale = accountLocale !== undefined ? accountLocale : session && (await ownAccount?.profileOf(session.userId))?.locale
-    return locale ? languageOfAccount(locale) : chooseLanguage(undefined, request.headers['accept-language'])
+    if (!locale) return chooseLanguage(undefined, request.headers['accept-language'])
+    return isLanguage(locale) ? locale : DEFAULT_LANGUAGE
   }
   const contextOf = async (request: FastifyRequest, reply: FastifyReply, session: PageSession | null, accountLocale?: string | null): Promise<PageContext> => {
     const language = await languageOf(request, session, accountLocale)
@@ -120,42 +93,26 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     const signedIn = session !== null
     return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn, accountPages: ownAccount !== undefined }
   }
-  /** Every application a page may name, with the OpenID Connect clients as registered now. */
-  const applicationNamesNow = async (): Promise<ApplicationNames> => ({ applications: options.applicationNames, clients: await options.oidcClientNames() })
+  const names: ApplicationNames = { applications: options.applicationNames, clients: {} }
+  const shell: PageShell = {
+    sessionOf,
+    contextOf,
+    applicationNamesNow: async () => ({ applications: options.applicationNames, clients: await options.oidcClientNames() }),
+    applicationNames: names,
+    signInMethodsOf: async (userId) => (ownSignIn ? Promise.all(ownSignIn.methods.map((method) => method.stateOf(userId))) : []),
+    mailOutbox
+  }
   const sendPage = (reply: FastifyReply, page: VNode) =>
     // Pages show personal data: never stored by a shared cache or the browser's back-forward store.
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(`<!doctype html>${render(page)}`)
+  /** What a feature's page's `render` returns is sent, unless it is the reply, already redirected. */
+  const sendShown = (reply: FastifyReply, shown: VNode | FastifyReply) => (isValidElement(shown) ? sendPage(reply, shown) : shown)
+  const routeOptions = (page: HubPage) => ({ schema: { hide, ...(page.querystring && { querystring: page.querystring }) } })
 
   const signedInSession = async (request: FastifyRequest, reply: FastifyReply) => {
     request.pageSession = await sessionOf(request)
     if (!request.pageSession) return reply.redirect(loginPathReturningTo(request.url), 303)
   }
-  /** The page a link asks for; a garbled link to an older page shows the newest one rather than an error. */
-  const activityPageFor = async (userId: string, cursor: unknown) => {
-    const limit = ACTIVITY_PAGE_SIZE.default
-    if (typeof cursor === 'string') {
-      try {
-        return { list: await activity.page(userId, { limit, cursor }), older: true }
-      } catch (error) {
-        if (!(error instanceof HttpError && error.statusCode === 400)) throw error
-      }
-    }
-    return { list: await activity.page(userId, { limit }), older: false }
-  }
-  /** A pending set-up is not on: sign-in does not ask for its codes. */
-  const ownSignInSettingsOf = async (userId: string): Promise<Omit<OwnSignInSettings, 'addressVerified'> | undefined> => {
-    if (!ownSignIn) return undefined
-    const [credential, recoveryCodesLeft, passkeys] = await Promise.all([
-      ownSignIn.twoStep.credentialOf(userId),
-      ownSignIn.twoStep.recoveryCodesLeft(userId),
-      ownSignIn.passkeys.listOf(userId)
-    ])
-    return { twoStep: { on: credential?.confirmedAt != null, recoveryCodesLeft }, passkeys }
-  }
-  const recentSignInMethodsOf = (settings: Omit<OwnSignInSettings, 'addressVerified'> | undefined): RecentSignInMethods => ({
-    code: settings?.twoStep.on ?? false,
-    passkey: (settings?.passkeys.length ?? 0) > 0
-  })
   /** Set only behind `signedInSession`, which redirects when there is none. */
   const sessionFrom = (request: FastifyRequest) => request.pageSession as PageSession
 
@@ -172,7 +129,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
     const { notice } = request.query
     const known = typeof notice === 'string' && Object.hasOwn(LOGIN_NOTICES, notice) ? (notice as LoginNotice) : undefined
-    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} mailOutbox={mailOutbox} />)
+    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} mailOutbox={mailOutbox} signInMethods={ownSignIn?.methods ?? []} />)
   })
 
   app.get('/signup', { schema: { hide, querystring: NextQuery } }, async (request, reply) => {
@@ -194,7 +151,6 @@ export async function hubPages(app: App, options: HubPagesOptions) {
 
     pages.get('/dashboard', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
-      const names: ApplicationNames = { applications: options.applicationNames, clients: {} }
       const page = (
         <DashboardPage
           context={await contextOf(request, reply, session)}
@@ -208,75 +164,18 @@ export async function hubPages(app: App, options: HubPagesOptions) {
 
     pages.get('/account/security', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
-      const [sessions, settings, profile] = await Promise.all([sessionsOf(session), ownSignInSettingsOf(session.userId), ownAccount?.profileOf(session.userId)])
-      const signIn = settings && { ...settings, addressVerified: profile?.emailVerified ?? false }
+      const [sessions, methods, profile] = await Promise.all([sessionsOf(session), ownSignIn && shell.signInMethodsOf(session.userId), ownAccount?.profileOf(session.userId)])
+      const signIn = ownSignIn && methods && { methods, wrongPasswordError: ownSignIn.wrongPasswordError, addressVerified: profile?.emailVerified ?? false }
       return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session, profile?.locale)} sessions={sessions} signIn={signIn} email={session.email} />)
     })
 
-    pages.get('/privacy', { schema: { hide } }, async (request, reply) => {
-      const session = sessionFrom(request)
-      const [settings, consents, names] = await Promise.all([privacy.settings(session.userId), privacy.consents(session.userId), applicationNamesNow()])
-      return sendPage(reply, <PrivacyPage context={await contextOf(request, reply, session)} settings={settings} consents={consents} names={names} />)
-    })
-
-    pages.get<{ Querystring: Static<typeof ActivityQuery> }>('/activity', { schema: { hide, querystring: ActivityQuery } }, async (request, reply) => {
-      const session = sessionFrom(request)
-      const [{ list, older }, names] = await Promise.all([activityPageFor(session.userId, request.query.cursor), applicationNamesNow()])
-      return sendPage(reply, <ActivityPage context={await contextOf(request, reply, session)} activity={list} older={older} names={names} />)
-    })
-
-    pages.get('/export', { schema: { hide } }, async (request, reply) =>
-      sendPage(reply, <ExportPage context={await contextOf(request, reply, sessionFrom(request))} datasets={exportDatasets} applications={options.exportApplications.map((id) => applicationName({ applications: options.applicationNames, clients: {} }, id))} />)
-    )
-
-    pages.get('/billing', { schema: { hide } }, async (request, reply) => {
-      const session = sessionFrom(request)
-      const { overviewOf, plans, payments } = options.billing
-      const [overview, allPlans] = await Promise.all([overviewOf(session.userId), payments ? plans.list() : []])
-      // Only a plan Stripe sells can be subscribed to; the one in effect is already had.
-      const offers = allPlans.filter((plan) => plan.stripePriceId !== null && plan.id !== overview.plan.id)
-      return sendPage(reply, <BillingPage context={await contextOf(request, reply, session)} overview={overview} offers={offers} payments={payments} />)
-    })
-
-    if (ownAccount) {
-      pages.get('/account', { schema: { hide } }, async (request, reply) => {
-        const session = sessionFrom(request)
-        const [profile, signIn, connectedApplications] = await Promise.all([
-          ownAccount.profileOf(session.userId),
-          ownSignInSettingsOf(session.userId),
-          options.connectedApplications.list(session.userId)
-        ])
-        // A session outlives no account, but a read can race the account's deletion.
-        if (!profile) return reply.redirect(loginPathReturningTo(request.url), 303)
-        const context = await contextOf(request, reply, session, profile.locale)
-        const page = (
-          <AccountPage
-            context={context}
-            profile={{ ...profile, locale: profile.locale === null ? null : languageOfAccount(profile.locale) }}
-            wrongPasswordError={WRONG_CURRENT_PASSWORD}
-            recentSignIn={recentSignInMethodsOf(signIn)}
-            connectedApplications={connectedApplications}
-            mailOutbox={mailOutbox}
-            userId={session.userId}
-          />
-        )
-        return sendPage(reply, page)
-      })
+    for (const page of options.pages) {
+      if (page.signedIn) pages.get(page.path, routeOptions(page), async (request, reply) => sendShown(reply, await page.render({ request, reply, session: sessionFrom(request), shell })))
     }
   })
 
-  // Pages a mailed link or the login page opens, signed in or not; the provider's own otherwise.
-  if (ownAccount) {
-    app.get('/forgot-password', { schema: { hide } }, async (request, reply) =>
-      sendPage(reply, <ForgotPasswordPage context={await contextOf(request, reply, await sessionOf(request))} mailOutbox={mailOutbox} />)
-    )
-    app.get('/reset-password', { schema: { hide } }, async (request, reply) =>
-      sendPage(reply, <ResetPasswordPage context={await contextOf(request, reply, await sessionOf(request))} linkRefusedError={INVALID_RESET_LINK} />)
-    )
-    for (const path of Object.keys(MAILED_LINK_PAGES) as (keyof typeof MAILED_LINK_PAGES)[]) {
-      app.get(path, { schema: { hide } }, async (request, reply) =>
-        sendPage(reply, <MailedLinkPage context={await contextOf(request, reply, await sessionOf(request))} path={path} />)
-      )
-    }
+  // Pages anyone opens, signed in or not (a mailed link's, say): the session, if any, is read for the navigation.
+  for (const page of options.pages) {
+    if (!page.signedIn) app.get(page.path, routeOptions(page), async (request, reply) => sendShown(reply, await page.render({ request, reply, session: await sessionOf(request), shell })))
   }
 }

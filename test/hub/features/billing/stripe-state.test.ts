@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatAmount } from '../../../../src/hub/features/billing/amount.js'
-import { formatMoney } from '../../../../src/hub/kernel/pages/views/billing.js'
+import { formatMoney } from '../../../../src/hub/features/billing/views/billing.js'
 import { type StoredStripeState, type StripeSubscriptionState, pastDueSinceOf, statusOfStripe, whyNotApplied } from '../../../../src/hub/features/billing/stripe-state.js'
 
 const incoming: StripeSubscriptionState = { subscriptionId: 'sub_1', planId: 'pro', status: 'active', currentPeriodEnd: '2030-02-01T00:00:00.000Z', cancelAtPeriodEnd: false, stateAt: '2030-01-01T00:00:10.000Z' }

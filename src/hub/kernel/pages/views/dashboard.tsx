@@ -1,11 +1,7 @@
 import type { AccountSession } from '../../sessions/account-sessions.js'
 import { FormMessage, Layout, type PageContext } from '../layout.js'
+import type { PageUser } from '../shell.js'
 import { SessionsTable } from './sessions-table.js'
-
-export interface PageUser {
-  userId: string
-  email: string
-}
 
 /** A registered application as the dashboard lists it: by its display name, with the link to it. */
 export interface DashboardApplication {

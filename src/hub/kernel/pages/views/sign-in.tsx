@@ -1,6 +1,5 @@
-import { CHALLENGE_INVALID } from '../../../features/two-step/second-factor-route.js'
-import type { Translate } from '../i18n/index.js'
 import { FormMessage, Layout, type PageContext } from '../layout.js'
+import type { SignInMethodPages } from '../shell.js'
 import { MailOutboxNote } from './mail-outbox-note.js'
 import { NewPasswordInput, PasswordHint } from './passwords.js'
 
@@ -43,7 +42,13 @@ export const LOGIN_NOTICES = {
 } as const
 export type LoginNotice = keyof typeof LOGIN_NOTICES
 
-export function LoginPage(props: CredentialsPageProps & { notice: LoginNotice | undefined }) {
+export interface LoginPageProps extends CredentialsPageProps {
+  notice: LoginNotice | undefined
+  /** The ways of signing in the features add beside the password, whose forms follow the password form. */
+  signInMethods: readonly SignInMethodPages[]
+}
+
+export function LoginPage(props: LoginPageProps) {
   const { t, accountPages } = props.context
   return (
     <Layout context={props.context} title={t('login.title')}>
@@ -58,8 +63,7 @@ export function LoginPage(props: CredentialsPageProps & { notice: LoginNotice | 
       <CredentialsForm {...props} kind="login" />
       {accountPages && (
         <>
-          <SecondStepForms t={t} next={props.next} />
-          <PasskeySignInForm t={t} next={props.next} />
+          {props.signInMethods.map((method) => method.loginForms(t, props.next))}
           <p>
             <a href="/forgot-password">{t('login.forgotPassword')}</a>
           </p>
@@ -83,73 +87,5 @@ export function SignupPage(props: CredentialsPageProps) {
         {t('signup.haveAccount')} <a href={withNext('/login', props.next)}>{t('signup.signInLink')}</a>
       </p>
     </Layout>
-  )
-}
-
-/**
- * The second step, when the password step answers that the account asks for a code: templates the
- * script puts in the password form's place, a code from the app or, instead, a recovery code.
- */
-function SecondStepForms({ t, next }: { t: Translate; next: string | undefined }) {
-  const kinds = [
-    { kind: 'code', field: 'code', label: t('secondStep.code'), intro: t('secondStep.intro'), other: t('secondStep.useRecoveryCode'), wrong: t('secondStep.wrongCode') },
-    { kind: 'recovery-code', field: 'recoveryCode', label: t('secondStep.recoveryCode'), intro: t('secondStep.recoveryIntro'), other: t('secondStep.useCode'), wrong: t('secondStep.wrongRecoveryCode') }
-  ] as const
-  return (
-    <>
-      {kinds.map(({ kind, field, label, intro, other, wrong }) => (
-        <template data-second-step={kind}>
-          <form
-            class="stacked-form"
-            data-form="second-factor"
-            aria-labelledby="second-step-heading"
-            data-expired-error={CHALLENGE_INVALID}
-            data-msg-expired={t('secondStep.expired')}
-            data-msg-invalid-credentials={wrong}
-          >
-            <h2 id="second-step-heading">{t('secondStep.heading')}</h2>
-            <p>{intro}</p>
-            {next !== undefined && <input type="hidden" name="next" value={next} />}
-            <label for="second-step-field">{label}</label>
-            <input
-              id="second-step-field"
-              name={field}
-              type="text"
-              required
-              autofocus
-              autocomplete={kind === 'code' ? 'one-time-code' : 'off'}
-              inputmode={kind === 'code' ? 'numeric' : undefined}
-              spellcheck={false}
-            />
-            <button type="submit">{t('secondStep.submit')}</button>
-            <button type="button" class="link-button" data-action="second-step-switch" data-to={kind === 'code' ? 'recovery-code' : 'code'}>
-              {other}
-            </button>
-            <FormMessage />
-          </form>
-        </template>
-      ))}
-    </>
-  )
-}
-
-/** A discoverable passkey: no address asked for, the browser offers the ones it holds for the hub. */
-function PasskeySignInForm({ t, next }: { t: Translate; next: string | undefined }) {
-  return (
-    <form
-      class="stacked-form"
-      data-form="passkey-sign-in"
-      data-needs-webauthn
-      aria-label={t('login.passkey')}
-      data-msg-invalid-credentials={t('login.passkeyRefused')}
-      data-msg-passkey-cancelled={t('passkeys.cancelled')}
-    >
-      {next !== undefined && <input type="hidden" name="next" value={next} />}
-      <p>{t('login.passkeyIntro')}</p>
-      <button type="submit" class="secondary-button">
-        {t('login.passkey')}
-      </button>
-      <FormMessage />
-    </form>
   )
 }

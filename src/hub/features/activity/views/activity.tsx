@@ -1,9 +1,9 @@
-import type { ActivityPage as ActivityList } from '../../../features/activity/activity.js'
-import { deviceOf } from '../../sessions/device.js'
-import type { ApplicationNames } from '../application-names.js'
-import { ColumnHeadings, Layout, type PageContext, Timestamp } from '../layout.js'
+import type { ApplicationNames } from '../../../kernel/pages/application-names.js'
+import { ColumnHeadings, Layout, type PageContext, Timestamp } from '../../../kernel/pages/layout.js'
+import { deviceLabel } from '../../../kernel/pages/views/device-label.js'
+import { deviceOf } from '../../../kernel/sessions/device.js'
+import type { ActivityPage as ActivityList } from '../activity.js'
 import { SENTENCE_NAMES_DEVICE, activitySentence } from './activity-sentence.js'
-import { deviceLabel } from './device-label.js'
 
 export interface ActivityPageProps {
   context: PageContext

@@ -1,8 +1,7 @@
-import type { ActivityEvent } from '../../../features/activity/activity.js'
-import type { AuditEventType } from '../../audit/events.js'
-import { type ApplicationNames, applicationName } from '../application-names.js'
-import type { MessageKey, Translate } from '../i18n/index.js'
-import { purposeLabel } from './privacy.js'
+import type { AuditEventType } from '../../../kernel/audit/events.js'
+import { type ApplicationNames, applicationName, purposeLabel } from '../../../kernel/pages/application-names.js'
+import type { MessageKey, Translate } from '../../../kernel/pages/i18n/index.js'
+import type { ActivityEvent } from '../activity.js'
 
 /** Each type's sentence in the catalogues: a type without one does not compile (and a test names it). */
 export const activitySentenceKey = (type: AuditEventType): MessageKey => `activity.event.${type}`

@@ -1,5 +1,5 @@
-import { isMessageKey } from '../i18n/index.js'
-import { FormMessage, Layout, type PageContext } from '../layout.js'
+import { isMessageKey } from '../../../kernel/pages/i18n/index.js'
+import { FormMessage, Layout, type PageContext } from '../../../kernel/pages/layout.js'
 
 export interface ExportPageProps {
   context: PageContext

@@ -1,9 +1,9 @@
-import { INVOICES_SHOWN } from '../../../features/billing/invoices.js'
-import type { BillingOverview } from '../../../features/billing/overview.js'
-import type { Plan } from '../../../features/billing/plans.js'
-import type { Language } from '../../language/language.js'
-import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from '../layout.js'
-import { wholeUnits } from '../../../features/billing/amount.js'
+import type { Language } from '../../../kernel/language/language.js'
+import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from '../../../kernel/pages/layout.js'
+import { wholeUnits } from '../amount.js'
+import { INVOICES_SHOWN } from '../invoices.js'
+import type { BillingOverview } from '../overview.js'
+import type { Plan } from '../plans.js'
 
 export interface BillingPageProps {
   context: PageContext

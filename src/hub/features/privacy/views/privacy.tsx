@@ -1,8 +1,7 @@
-import type { ConsentOverview } from '../../../features/privacy/service.js'
-import { OPTIONAL_COOKIES, PROFILE_VISIBILITIES, type PrivacySettings, RETENTION_DAYS } from '../../../features/privacy/settings.js'
-import { type ApplicationNames, applicationName, clientName } from '../application-names.js'
-import type { Translate } from '../i18n/index.js'
-import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../layout.js'
+import { type ApplicationNames, applicationName, purposeLabel } from '../../../kernel/pages/application-names.js'
+import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../../../kernel/pages/layout.js'
+import type { ConsentOverview } from '../service.js'
+import { OPTIONAL_COOKIES, PROFILE_VISIBILITIES, type PrivacySettings, RETENTION_DAYS } from '../settings.js'
 
 /** The policy version recorded with each consent given on this page. */
 export const PRIVACY_POLICY_VERSION = '2026-01'
@@ -17,14 +16,6 @@ export interface PrivacyPageProps {
 /** The purposes the page offers a choice for: the terms, the optional cookies that need consent, and sharing per application. */
 export function consentPurposes(applications: readonly string[]): string[] {
   return ['terms', 'analytics', 'marketing', ...applications.map((application) => `data-sharing:${application}`)]
-}
-
-/** A purpose in the page's words; an application in one (`data-sharing:<id>`, `oidc:<client id>`) by its name. */
-export function purposeLabel(t: Translate, purpose: string, names: ApplicationNames): string {
-  if (purpose.startsWith('data-sharing:')) return t('privacy.purpose.dataSharing', { application: applicationName(names, purpose.slice('data-sharing:'.length)) })
-  if (purpose.startsWith('oidc:')) return t('privacy.purpose.oidc', { application: clientName(names, purpose.slice('oidc:'.length)) })
-  if (purpose === 'terms' || purpose === 'analytics' || purpose === 'marketing') return t(`privacy.purpose.${purpose}`)
-  return purpose
 }
 
 export function PrivacyPage({ context, settings, consents, names }: PrivacyPageProps) {

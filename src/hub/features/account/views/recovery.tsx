@@ -1,6 +1,6 @@
-import { FormMessage, Layout, type PageContext } from '../layout.js'
-import { MailOutboxNote } from './mail-outbox-note.js'
-import { NewPasswordInput, PasswordHint } from './passwords.js'
+import { FormMessage, Layout, type PageContext } from '../../../kernel/pages/layout.js'
+import { MailOutboxNote } from '../../../kernel/pages/views/mail-outbox-note.js'
+import { NewPasswordInput, PasswordHint } from '../../../kernel/pages/views/passwords.js'
 
 /**
  * Asks for a reset link; the answer is the same whether the address has an account or not. With

@@ -1,13 +1,13 @@
-import type { Profile } from '../../../features/account/repository.js'
-import { ConnectedApplicationsSection } from '../../../features/oidc/applications-section.js'
-import type { ConnectedApplication } from '../../../features/oidc/connected-applications.js'
-import { FormMessage, LANGUAGE_NAMES, Layout, type PageContext } from '../layout.js'
-import { LANGUAGES, type Language } from '../../language/language.js'
-import { AccountDeletionSection } from './account-deletion.js'
-import { PasswordConfirmedForm } from './password-confirmed-form.js'
-import { MailOutboxNote } from './mail-outbox-note.js'
-import { NewPasswordInput, PasswordHint } from './passwords.js'
-import { RecentSignInDialog, type RecentSignInMethods } from './recent-sign-in-dialog.js'
+import type { VNode } from 'preact'
+import { LANGUAGES, type Language } from '../../../kernel/language/language.js'
+import { FormMessage, LANGUAGE_NAMES, Layout, type PageContext } from '../../../kernel/pages/layout.js'
+import type { SignInMethodState } from '../../../kernel/pages/shell.js'
+import { AccountDeletionSection } from '../../../kernel/pages/views/account-deletion.js'
+import { MailOutboxNote } from '../../../kernel/pages/views/mail-outbox-note.js'
+import { PasswordConfirmedForm } from '../../../kernel/pages/views/password-confirmed-form.js'
+import { NewPasswordInput, PasswordHint } from '../../../kernel/pages/views/passwords.js'
+import { RecentSignInDialog } from '../../../kernel/pages/views/recent-sign-in-dialog.js'
+import type { Profile } from '../repository.js'
 
 export interface AccountPageProps {
   context: PageContext
@@ -15,9 +15,10 @@ export interface AccountPageProps {
   profile: Profile & { locale: Language | null }
   /** The API's 401 text for a wrong current password: that 401 is the form's, not a lost session. */
   wrongPasswordError: string
-  /** How the person may confirm a recent sign-in, which the address and password changes and the deletion ask for. */
-  recentSignIn: RecentSignInMethods
-  connectedApplications: ConnectedApplication[]
+  /** How the person may confirm a recent sign-in besides the password, which the address and password changes and the deletion ask for. */
+  signInMethods: readonly SignInMethodState[]
+  /** What other features add to the page after the password (the applications signed in with the hub), rendered. */
+  sections: readonly VNode[]
   /** The command that reads DATA_DIR/outbox when the hub writes its mail there (no HUB_SMTP_URL); undefined when it sends it. */
   mailOutbox: string | undefined
   /** The account's id, shown once, small, for when an administrator asks for it. */
@@ -25,20 +26,20 @@ export interface AccountPageProps {
 }
 
 /** Profile, address and password of the built-in provider's account, each its own form, and its deletion. */
-export function AccountPage({ context, profile, wrongPasswordError, recentSignIn, connectedApplications, mailOutbox, userId }: AccountPageProps) {
+export function AccountPage({ context, profile, wrongPasswordError, signInMethods, sections, mailOutbox, userId }: AccountPageProps) {
   const { t } = context
   return (
     <Layout context={context} title={t('account.title')}>
       <ProfileForm context={context} profile={profile} />
       <AddressSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} mailOutbox={mailOutbox} />
       <PasswordSection context={context} profile={profile} wrongPasswordError={wrongPasswordError} />
-      <ConnectedApplicationsSection context={context} applications={connectedApplications} />
+      {sections}
       <p>
         <a href="/account/security">{t('security.manageLink')}</a>
       </p>
       <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} email={profile.email} />
       <p class="hint">{t('account.userId', { userId })}</p>
-      <RecentSignInDialog t={t} methods={recentSignIn} email={profile.email} />
+      <RecentSignInDialog t={t} methods={signInMethods} wrongPasswordError={wrongPasswordError} email={profile.email} />
     </Layout>
   )
 }

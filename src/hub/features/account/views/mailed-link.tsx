@@ -1,5 +1,5 @@
-import { loginPathReturningTo } from '../../language/next-path.js'
-import { FormMessage, Layout, type PageContext } from '../layout.js'
+import { loginPathReturningTo } from '../../../kernel/language/next-path.js'
+import { FormMessage, Layout, type PageContext } from '../../../kernel/pages/layout.js'
 
 /** The pages a mailed link opens to prove an inbox: the path, the API the token goes to, and their text. */
 export const MAILED_LINK_PAGES = {
