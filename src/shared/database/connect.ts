@@ -42,7 +42,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // Finds a connection whose server or network went away while it sat idle.
       keepAlive: true,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {})
+      // A schema of its own shares the database with others (one per test run): on a catalogue that
+      // large the Migrator's look-up runs in parallel workers, which fail with "schema does not
+      // exist" for the session's own search_path now and then (seen in CI). Our queries are small;
+      // a worker buys them nothing.
+      ...(options.schema ? { options: `-c search_path=${options.schema} -c max_parallel_workers_per_gather=0` } : {})
     })
     replaceLostConnections(pool, options.logger)
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' }
