@@ -22,7 +22,7 @@ import { createFailoverCounterStore } from './kernel/rate-limit/failover-counter
 import { connectRedis } from './kernel/rate-limit/redis-connection.js'
 import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './kernel/rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './kernel/rate-limit/sign-in-throttle.js'
-import { createAccountMail } from './features/account/account-mail.js'
+import { createAccountMail } from './kernel/mail/account-mail.js'
 import { createSubscriptions } from './features/billing/subscriptions.js'
 import { cancelStripeSubscriptionOf } from './features/billing/cancel-on-deletion.js'
 import { createStripeClient } from './features/billing/stripe-client.js'

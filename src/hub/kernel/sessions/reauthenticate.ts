@@ -1,7 +1,7 @@
 import { badRequest, forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import { requireCountedProof, requireCurrentPassword } from '../../features/account/current-password.js'
+import { requireCountedProof, requireCurrentPassword } from './current-password.js'
 import type { AuditRequest } from '../audit/context.js'
 import type { PasskeyAssertions } from '../../features/passkeys/assertions.js'
 import { PASSKEY_NOT_ACCEPTED } from '../../features/passkeys/schemas.js'

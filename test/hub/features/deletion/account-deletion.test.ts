@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/features/account/current-password.js'
+import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/kernel/sessions/current-password.js'
 import { PASSWORD_REQUIRED, SIGN_IN_AGAIN } from '../../../../src/hub/features/deletion/routes.js'
 import { SECOND_FACTOR_REQUIRED } from '../../../../src/hub/kernel/sessions/reauthenticate.js'
 import { anonymousHeaders, mailsTo, signUpConfirmedAndLogIn, useSmtpServer } from '../../../helpers/account-mail.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/features/account/current-password.js'
+import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/kernel/sessions/current-password.js'
 import { ONE_OF_PASSWORD_OR_CODE, SECOND_FACTOR_REQUIRED } from '../../../../src/hub/kernel/sessions/reauthenticate.js'
 import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../../src/hub/kernel/sessions/recent-sign-in.js'
 import { sessionHandle } from '../../../../src/hub/kernel/sessions/session-handle.js'

@@ -1,4 +1,4 @@
-import { WRONG_CURRENT_PASSWORD } from '../../../features/account/current-password.js'
+import { WRONG_CURRENT_PASSWORD } from '../../sessions/current-password.js'
 import { PASSKEY_NOT_ACCEPTED } from '../../../features/passkeys/schemas.js'
 import { WRONG_CODE } from '../../../features/two-step/two-step.js'
 import type { Translate } from '../i18n/index.js'
