@@ -47,8 +47,10 @@ import { createTwoStepRepository } from './features/two-step/repository.js'
 import { twoStepRoutes } from './features/two-step/routes.js'
 import { secondFactorRoute } from './features/two-step/second-factor-route.js'
 import { createSecondFactorGate } from './features/two-step/second-factor.js'
+import { codeProof } from './features/two-step/proof.js'
 import { createTwoStep } from './features/two-step/two-step.js'
 import { createPasskeyAssertions } from './features/passkeys/assertions.js'
+import { passkeyProof } from './features/passkeys/proof.js'
 import { passkeysDataset } from './features/passkeys/export.js'
 import { createNewDeviceNotices } from './kernel/sessions/known-devices.js'
 import { createPasskeyRepository } from './features/passkeys/repository.js'
@@ -232,8 +234,10 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     const challenges = createLoginChallenges(db)
     // Every sign-in that completes a login tells the account about a device it has not seen (issue 18).
     const newDeviceNotices = createNewDeviceNotices({ db, mailQueue, publicUrl: config.publicUrl })
+    // What two-step sign-in adds after the password, at login and at reauthentication.
+    const secondFactor = createSecondFactorGate({ twoStep, challenges, users })
     await app.register(accountRoutes, {
-      secondFactor: createSecondFactorGate({ twoStep, challenges, users }),
+      secondFactor,
       ...signInDeps,
       accounts,
       idTokens: identityProvider.builtin,
@@ -247,7 +251,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
     await app.register(secondFactorRoute, { ...signInDeps, idTokens: identityProvider.builtin, newDeviceNotices, twoStep, challenges, users, throttle })
     const passkeyAssertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
-    await app.register(reauthenticateRoute, { users, twoStep, passkeys: passkeyAssertions, throttle, recentSignIn, audit, now })
+    // The password is the kernel's proof of who holds a session; the features add a code and a passkey.
+    const proofs = [codeProof(twoStep, now), passkeyProof(passkeyAssertions)]
+    await app.register(reauthenticateRoute, { users, proofs, secondFactor, throttle, recentSignIn, audit, now })
     await app.register(twoStepRoutes, { twoStep, users, recentSignIn, audit, now })
     await app.register(passkeyRoutes, {
       ...signInDeps,

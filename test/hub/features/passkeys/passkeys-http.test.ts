@@ -6,7 +6,7 @@ import { anonymousHeaders, confirmAddress, signUpConfirmedAndLogIn, useSmtpServe
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../../helpers/external-provider.js'
 import { ADDRESS_NOT_VERIFIED } from '../../../../src/hub/kernel/sessions/verified-address.js'
-import { SECOND_FACTOR_REQUIRED } from '../../../../src/hub/kernel/sessions/reauthenticate.js'
+import { SECOND_FACTOR_REQUIRED } from '../../../../src/hub/features/two-step/second-factor.js'
 import { RECENT_SIGN_IN_CHALLENGE, RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../../src/hub/kernel/sessions/recent-sign-in.js'
 import { GOOD_PASSWORD, HUB_ORIGIN, type SignedIn, cookieHeader, cookiesSetBy, logIn, sessionHeaders, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
 import { type CreationOptionsJson, type RequestOptionsJson, softwareAuthenticator } from '../../../helpers/software-authenticator.js'
