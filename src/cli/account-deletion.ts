@@ -1,5 +1,5 @@
 import type { Config } from '../shared/config.js'
-import { languageOfAccount } from '../hub/features/account/locale.js'
+import { languageOfAccount } from '../hub/kernel/language/account-language.js'
 import { cancelStripeSubscriptionOf } from '../hub/features/billing/cancel-on-deletion.js'
 import { createStripeClient } from '../hub/features/billing/stripe-client.js'
 import { eraseAccount } from '../hub/features/deletion/erase-account.js'

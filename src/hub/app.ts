@@ -22,7 +22,7 @@ import { createFailoverCounterStore } from './kernel/rate-limit/failover-counter
 import { connectRedis } from './kernel/rate-limit/redis-connection.js'
 import { RATE_LIMIT_KEY_PREFIX, createRedisCounterStore } from './kernel/rate-limit/redis-counter-store.js'
 import { DEFAULT_RATE_LIMITS, type RateLimits, createSignInThrottle } from './kernel/rate-limit/sign-in-throttle.js'
-import { createAccountMail } from './features/account/account-mail.js'
+import { createAccountMail } from './kernel/mail/account-mail.js'
 import { createSubscriptions } from './features/billing/subscriptions.js'
 import { billingClaims } from './features/billing/claims.js'
 import { cancelStripeSubscriptionOf } from './features/billing/cancel-on-deletion.js'
@@ -48,8 +48,10 @@ import { createTwoStepRepository } from './features/two-step/repository.js'
 import { twoStepRoutes } from './features/two-step/routes.js'
 import { secondFactorRoute } from './features/two-step/second-factor-route.js'
 import { createSecondFactorGate } from './features/two-step/second-factor.js'
+import { codeProof } from './features/two-step/proof.js'
 import { createTwoStep } from './features/two-step/two-step.js'
 import { createPasskeyAssertions } from './features/passkeys/assertions.js'
+import { passkeyProof } from './features/passkeys/proof.js'
 import { passkeysDataset } from './features/passkeys/export.js'
 import { createNewDeviceNotices } from './kernel/sessions/known-devices.js'
 import { createPasskeyRepository } from './features/passkeys/repository.js'
@@ -77,7 +79,7 @@ import { exportRoutes } from './features/export/routes.js'
 import { type PageAssets, loadPageAssets } from './kernel/pages/assets.js'
 import { hubPages } from './kernel/pages/plugin.js'
 import { accountPages } from './features/account/pages.js'
-import { WRONG_CURRENT_PASSWORD } from './features/account/current-password.js'
+import { WRONG_CURRENT_PASSWORD } from './kernel/sessions/current-password.js'
 import { activityPages } from './features/activity/pages.js'
 import { billingPages } from './features/billing/pages.js'
 import { exportPages } from './features/export/pages.js'
@@ -244,8 +246,10 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     const challenges = createLoginChallenges(db)
     // Every sign-in that completes a login tells the account about a device it has not seen (issue 18).
     const newDeviceNotices = createNewDeviceNotices({ db, mailQueue, publicUrl: config.publicUrl })
+    // What two-step sign-in adds after the password, at login and at reauthentication.
+    const secondFactor = createSecondFactorGate({ twoStep, challenges, users })
     await app.register(accountRoutes, {
-      secondFactor: createSecondFactorGate({ twoStep, challenges, users }),
+      secondFactor,
       ...signInDeps,
       accounts,
       idTokens: identityProvider.builtin,
@@ -259,7 +263,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
     await app.register(secondFactorRoute, { ...signInDeps, idTokens: identityProvider.builtin, newDeviceNotices, twoStep, challenges, users, throttle })
     const passkeyAssertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
-    await app.register(reauthenticateRoute, { users, twoStep, passkeys: passkeyAssertions, throttle, recentSignIn, audit, now })
+    // The password is the kernel's proof of who holds a session; the features add a code and a passkey.
+    const proofs = [codeProof(twoStep, now), passkeyProof(passkeyAssertions)]
+    await app.register(reauthenticateRoute, { users, proofs, secondFactor, throttle, recentSignIn, audit, now })
     await app.register(twoStepRoutes, { twoStep, users, recentSignIn, audit, now })
     await app.register(passkeyRoutes, {
       ...signInDeps,

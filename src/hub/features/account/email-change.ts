@@ -9,9 +9,9 @@ import { emailChangeConfirmationMail, emailChangeNoticeMail } from '../../kernel
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import { PASSWORD_INPUT_MAX_LENGTH } from '../../kernel/http/schemas.js'
 import { EMAIL_MAX_LENGTH, emailProblem, normaliseEmail } from '../../kernel/accounts/credentials.js'
-import { requireCurrentPassword } from './current-password.js'
+import { requireCurrentPassword } from '../../kernel/sessions/current-password.js'
 import type { OwnAccountDependencies } from './dependencies.js'
-import { browserLanguageOf, languageOfAccount } from './locale.js'
+import { browserLanguageOf, languageOfAccount } from '../../kernel/language/account-language.js'
 
 const EmailChange = Type.Object({
   // A little over the stored maximum, so surrounding spaces are trimmed rather than refused.

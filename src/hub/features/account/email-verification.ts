@@ -7,8 +7,8 @@ import type { AuditRequest } from '../../kernel/audit/context.js'
 import { tooManyRequests } from '../../kernel/http/http-errors.js'
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
-import type { AccountMail } from './account-mail.js'
-import { browserLanguageOf } from './locale.js'
+import type { AccountMail } from '../../kernel/mail/account-mail.js'
+import { browserLanguageOf } from '../../kernel/language/account-language.js'
 import { Done, EmailVerification } from './schemas.js'
 
 export interface EmailVerificationDependencies {

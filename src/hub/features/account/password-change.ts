@@ -7,9 +7,9 @@ import { sessionOf } from '../../kernel/pipeline/session.js'
 import { PASSWORD_INPUT_MAX_LENGTH } from '../../kernel/http/schemas.js'
 import { passwordProblem } from '../../kernel/accounts/credentials.js'
 import { hashPassword } from '../../kernel/accounts/password-hashing.js'
-import { requireCurrentPassword } from './current-password.js'
+import { requireCurrentPassword } from '../../kernel/sessions/current-password.js'
 import type { OwnAccountDependencies } from './dependencies.js'
-import { browserLanguageOf, languageOfAccount } from './locale.js'
+import { browserLanguageOf, languageOfAccount } from '../../kernel/language/account-language.js'
 
 const PasswordChange = Type.Object({
   currentPassword: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH }),

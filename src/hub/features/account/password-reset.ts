@@ -13,9 +13,9 @@ import { SECURITY_EVENT_TYPES } from '../../../shared/security-events/security-e
 import type { Language } from '../../kernel/language/language.js'
 import { normaliseEmail, passwordProblem } from '../../kernel/accounts/credentials.js'
 import { hashPassword } from '../../kernel/accounts/password-hashing.js'
-import type { AccountMail } from './account-mail.js'
+import type { AccountMail } from '../../kernel/mail/account-mail.js'
 import { removeWaysInOfEarlierHolder } from './first-proof.js'
-import { browserLanguageOf } from './locale.js'
+import { browserLanguageOf } from '../../kernel/language/account-language.js'
 import { Done, FirstProofReset, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
 
 export interface PasswordResetDependencies {

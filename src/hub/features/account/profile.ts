@@ -5,8 +5,8 @@ import type { App } from '../../../shared/http/server.js'
 import { PLAIN_TEXT } from '../../../shared/http/validation.js'
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import { LANGUAGES, type Language } from '../../kernel/language/language.js'
-import { languageOfAccount } from './locale.js'
-import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem, normaliseDisplayName } from './display-name.js'
+import { languageOfAccount } from '../../kernel/language/account-language.js'
+import { DISPLAY_NAME_MAX_LENGTH, displayNameProblem, normaliseDisplayName } from '../../kernel/accounts/display-name.js'
 import type { OwnAccountDependencies } from './dependencies.js'
 
 const Locale = Type.Unsafe<Language>({ type: 'string', enum: [...LANGUAGES], description: "The language of the account's mails" })

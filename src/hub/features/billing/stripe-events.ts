@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type Stripe from 'stripe'
 import type { Database } from '../../../shared/database/schema.js'
-import { languageOfAccount } from '../account/locale.js'
+import { languageOfAccount } from '../../kernel/language/account-language.js'
 import { createAuditTrail } from '../../kernel/audit/repository.js'
 import { createMailQueue } from '../../kernel/mail/queue.js'
 import { paymentFailedMail } from '../../kernel/mail/templates.js'

@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import { Type } from 'typebox'
-import { DISPLAY_NAME_MAX_LENGTH } from '../account/display-name.js'
+import { DISPLAY_NAME_MAX_LENGTH } from '../../kernel/accounts/display-name.js'
 import { PLAIN_TEXT } from '../../../shared/http/validation.js'
 
 /** The 401 of an assertion that signs in no one, or proves nothing for this session. */

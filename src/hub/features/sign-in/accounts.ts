@@ -3,15 +3,14 @@ import { failureForLog } from '../../../shared/database/availability.js'
 import { type HttpError, forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import type { AccountMail } from '../account/account-mail.js'
-import { browserLanguageOf, chosenLanguageOf } from '../account/locale.js'
+import type { AccountMail } from '../../kernel/mail/account-mail.js'
+import { browserLanguageOf, chosenLanguageOf } from '../../kernel/language/account-language.js'
 import { tooManyRequests } from '../../kernel/http/http-errors.js'
-import { SecondFactorRequired } from '../two-step/schemas.js'
-import type { SecondFactorGate } from '../two-step/second-factor.js'
 import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
 import { Credentials, LoginResponse, SignupRequest, SignupResponse } from '../../kernel/http/schemas.js'
 import type { Accounts } from '../../kernel/accounts/accounts.js'
 import { normaliseEmail } from '../../kernel/accounts/credentials.js'
+import { NO_SECOND_FACTOR, type SecondFactorGate, SecondFactorRequired } from '../../kernel/sessions/second-factor.js'
 import { type LoginDependencies, completeLogin, signInRefused } from '../../kernel/sessions/sign-in.js'
 
 export interface AccountRouteDependencies extends LoginDependencies {
@@ -19,13 +18,14 @@ export interface AccountRouteDependencies extends LoginDependencies {
   throttle: SignInThrottle
   accountMail: AccountMail
   signupOpen: boolean
-  /** With two-step sign-in on, a right password answers a challenge instead of a session. */
-  secondFactor: SecondFactorGate
+  /** When the account asks a second factor (two-step sign-in), a right password answers its challenge instead of a session. */
+  secondFactor?: SecondFactorGate
 }
 
 /** The built-in identity provider's sign-up and login (not served when an external provider is configured). */
 export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
   const { accounts, throttle, audit, now } = deps
+  const secondFactor = deps.secondFactor ?? NO_SECOND_FACTOR
 
   app.post(
     '/api/auth/signup',
@@ -81,7 +81,7 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       if (result.outcome === 'unknown-email') throw await refuse()
       if (result.outcome !== 'signed-in') throw await refuse({ userId: result.userId, reason: result.outcome })
       const { account } = result
-      const challenge = await deps.secondFactor.challengeFor(account.userId, now())
+      const challenge = await secondFactor.challengeFor(account.userId, now())
       if (challenge !== null) {
         await throttle.passwordStepPassed('login', email, request.ip)
         return { mfaRequired: true as const, challenge }

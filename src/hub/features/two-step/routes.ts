@@ -3,14 +3,14 @@ import type { UserRow } from '../../../shared/database/schema.js'
 import { unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import { requireVerifiedAddress } from '../account/verified-address.js'
+import { requireVerifiedAddress } from '../../kernel/sessions/verified-address.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import { CodeBody, RecoveryCodesResponse, TotpSetupResponse } from './schemas.js'
 import type { TwoStep } from './two-step.js'
-import { browserLanguageOf } from '../account/locale.js'
+import { browserLanguageOf } from '../../kernel/language/account-language.js'
 
 export interface TwoStepRouteDependencies {
   twoStep: TwoStep

@@ -8,7 +8,7 @@ import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import type { LoginChallenges } from './login-challenges.js'
 import { SecondFactorBody } from './schemas.js'
 import { type TwoStep, WRONG_CODE, typedCode } from './two-step.js'
-import { browserLanguageOf } from '../account/locale.js'
+import { browserLanguageOf } from '../../kernel/language/account-language.js'
 
 export interface SecondFactorRouteDependencies extends LoginDependencies {
   twoStep: TwoStep

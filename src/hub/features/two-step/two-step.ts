@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely'
 import QRCode from 'qrcode'
 import type { Database, TotpCredentialsTable, UserRow } from '../../../shared/database/schema.js'
 import { badRequest, notFound } from '../../../shared/errors.js'
-import { languageOfAccount } from '../account/locale.js'
+import { languageOfAccount } from '../../kernel/language/account-language.js'
+import type { Language } from '../../kernel/language/language.js'
 import { conflict } from '../../kernel/http/http-errors.js'
 import type { MailQueue } from '../../kernel/mail/queue.js'
 import { type TwoStepChange, twoStepNoticeMail } from '../../kernel/mail/templates.js'
@@ -10,9 +11,6 @@ import type { SecretBox } from '../../kernel/security/secret-box.js'
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js'
 import type { TwoStepRepository } from './repository.js'
 import { CODE_PATTERN, matchingStep, newTotpSecret, otpauthUri } from './totp.js'
-
-/** A page language, named through the account's module rather than the pages', which depend on this folder. */
-type Language = ReturnType<typeof languageOfAccount>
 
 export interface TwoStepDependencies {
   db: Kysely<Database>

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
-import { languageOfAccount } from '../../features/account/locale.js'
+import { languageOfAccount } from '../language/account-language.js'
 import type { MailQueue } from '../mail/queue.js'
 import { type SignInOrigin, newDeviceMail } from '../mail/templates.js'
 import { deviceName } from './device.js'

@@ -1,72 +1,131 @@
+import type { FastifyRequest } from 'fastify'
+import { type Static, type TSchema, Type } from 'typebox'
+import type { UserRow } from '../../../shared/database/schema.js'
 import { badRequest, forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import { requireCountedProof, requireCurrentPassword } from '../../features/account/current-password.js'
+import type { UsersRepository } from '../accounts/repository.js'
+import { verifyPassword } from '../accounts/password-hashing.js'
 import type { AuditRequest } from '../audit/context.js'
-import type { PasskeyAssertions } from '../../features/passkeys/assertions.js'
-import { PASSKEY_NOT_ACCEPTED } from '../../features/passkeys/schemas.js'
+import { PASSWORD_INPUT_MAX_LENGTH } from '../http/schemas.js'
 import { sessionOf } from '../pipeline/session.js'
 import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import { WRONG_CURRENT_PASSWORD, requireCountedProof } from './current-password.js'
 import type { RecentSignIn } from './recent-sign-in.js'
+import { NO_SECOND_FACTOR, type SecondFactorGate } from './second-factor.js'
 import { sessionHandle } from './session-handle.js'
-import { ReauthenticationBody } from '../../features/two-step/schemas.js'
-import { NOT_ON, type TwoStep, WRONG_CODE, typedCode } from '../../features/two-step/two-step.js'
-import type { UsersRepository } from '../accounts/repository.js'
+
+/** What a proof's check is given: the session's account, and the counting every proof goes through. */
+export interface ProofAttempt {
+  request: FastifyRequest
+  user: UserRow
+  /**
+   * Counts the proof as a login of the account (the same counters, keyed by its address): 429
+   * while locked, 401 with `refusal` when `proves` answers false.
+   */
+  counted(proves: () => Promise<boolean>, refusal: string): Promise<void>
+}
+
+/**
+ * One way to confirm who holds a session: a field of POST /api/auth/reauthenticate's body. The
+ * password is the kernel's; features add theirs (two-step sign-in a code, passkeys an assertion).
+ */
+export interface ReauthenticationProof<Schema extends TSchema = TSchema> {
+  /** The body's field carrying it. */
+  field: string
+  schema: Schema
+  /** The audit event's `method`. */
+  method: string
+  /** How the route's summary names it: "a passkey". */
+  named: string
+  /** A sentence for the route's OpenAPI description, if it has a rule to tell. */
+  described?: string
+  /** Resolves when `given` proves who holds the session; else throws its refusal (400, 401, 403, 429). */
+  check(given: Static<Schema>, attempt: ProofAttempt): Promise<void>
+}
 
 export interface ReauthenticateDependencies {
   users: UsersRepository
-  twoStep: TwoStep
-  passkeys: PasskeyAssertions
+  /** What the features add to the password, in the order the summary and the 400 name them. */
+  proofs?: readonly ReauthenticationProof[]
+  /** While it is on for the account, the password alone is refused (403). */
+  secondFactor?: SecondFactorGate
   throttle: SignInThrottle
   recentSignIn: RecentSignIn
   audit: AuditRequest
   now: () => Date
 }
 
-export const ONE_OF_PASSWORD_OR_CODE = 'Give one of password, code or passkey'
-export const SECOND_FACTOR_REQUIRED = 'Two-step sign-in is on: confirm with a code from your authenticator app or a passkey'
+/** "a, b or c". */
+function oneOf(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`
+}
+
+/** The 400 of a body with no proof or more than one: "Give one of password, code or passkey". */
+export function oneOfProofsRefusal(fields: readonly string[]): string {
+  return `Give ${fields.length > 1 ? 'one of ' : ''}${oneOf(fields)}`
+}
+
+/**
+ * The kernel's proof: the account's password, counted as a login. With a second factor on, the
+ * password alone is no proof (403, neither checked nor counted): the session's holder may know it
+ * without holding the second factor.
+ */
+function passwordProof(secondFactor: SecondFactorGate): ReauthenticationProof {
+  return {
+    field: 'password',
+    schema: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH }),
+    method: 'password',
+    named: 'your password',
+    described: secondFactor.passwordRefused.described || undefined,
+    async check(password: string, { user, counted }) {
+      // Refused before the password is looked at, so the refusal says nothing about it and counts nothing.
+      if (await secondFactor.isOn(user.id)) throw forbidden(secondFactor.passwordRefused.error)
+      await counted(() => verifyPassword(user.passwordHash, password), WRONG_CURRENT_PASSWORD)
+    }
+  }
+}
 
 /**
  * POST /api/auth/reauthenticate: a fresh proof of who holds this session, for the changes that need
- * a recent sign-in. A wrong password or code counts as a failed login of the account. With two-step
- * sign-in on, the password alone is no proof (403, neither checked nor counted): the session's
- * holder may know it without holding the second factor.
+ * a recent sign-in. Exactly one proof of those registered; a wrong one counts as a failed login of
+ * the account.
  */
-export async function reauthenticateRoute(app: App, { users, twoStep, passkeys, throttle, recentSignIn, audit, now }: ReauthenticateDependencies) {
+export async function reauthenticateRoute(app: App, deps: ReauthenticateDependencies) {
+  const { users, throttle, recentSignIn, audit, now } = deps
+  const proofs = [passwordProof(deps.secondFactor ?? NO_SECOND_FACTOR), ...(deps.proofs ?? [])]
+  const fields = proofs.map((proof) => proof.field)
+  const duplicate = fields.find((field, index) => fields.indexOf(field) !== index)
+  if (duplicate !== undefined) throw new Error(`Two reauthentication proofs share the field "${duplicate}"`)
+  const oneOfProofs = oneOfProofsRefusal(fields)
+  const description = proofs.flatMap((proof) => proof.described ?? []).join(' ')
+
   app.post(
     '/api/auth/reauthenticate',
     {
       schema: {
-        summary: 'Confirm your password, a code from your authenticator app or a passkey: sensitive changes are allowed for 10 minutes',
-        description:
-          'With two-step sign-in on, the password is refused (403): the proof must be a code of the app or a passkey. ' +
-          'A recovery code is never accepted here.',
+        summary: `Confirm ${oneOf(proofs.map((proof) => proof.named))}: sensitive changes are allowed for 10 minutes`,
+        ...(description ? { description } : {}),
         tags: ['auth'],
-        body: ReauthenticationBody,
+        body: Type.Object(Object.fromEntries(proofs.map((proof) => [proof.field, Type.Optional(proof.schema)]))),
         response: { 204: { type: 'null', description: 'Recorded on this session' }, ...errorResponses(400, 401, 403, 429) }
       }
     },
     async (request, reply) => {
       const session = sessionOf(request)
-      const { password, code, passkey } = request.body
-      if ([password, code, passkey].filter((proof) => proof !== undefined).length !== 1) throw badRequest(ONE_OF_PASSWORD_OR_CODE)
+      const body = request.body as Record<string, unknown>
+      const given = proofs.filter((proof) => body[proof.field] !== undefined)
+      const [proof] = given
+      if (given.length !== 1 || !proof) throw badRequest(oneOfProofs)
       const user = await users.findById(session.userId)
       if (!user) throw unauthorized('Sign in required')
-      if (password !== undefined) {
-        // Refused before the password is looked at, so the refusal says nothing about it and counts nothing.
-        if (await twoStep.isOn(user.id)) throw forbidden(SECOND_FACTOR_REQUIRED)
-        await requireCurrentPassword(throttle, request, reply, user, password)
-      } else if (passkey !== undefined) {
-        // An assertion over a challenge from POST /api/auth/passkey/options, by one of this account's passkeys.
-        await requireCountedProof(throttle, request, reply, user.email, () => passkeys.proves(user.id, passkey), PASSKEY_NOT_ACCEPTED)
-      } else {
-        const digits = typedCode(code ?? '')
-        if (!(await twoStep.isOn(user.id))) throw badRequest(NOT_ON)
-        await requireCountedProof(throttle, request, reply, user.email, () => twoStep.acceptCode(user.id, digits, now()), WRONG_CODE)
-      }
+      await proof.check(body[proof.field], {
+        request,
+        user,
+        counted: (proves, refusal) => requireCountedProof(throttle, request, reply, user.email, proves, refusal)
+      })
       await recentSignIn.record(session.id, now())
-      const method = password !== undefined ? 'password' : passkey !== undefined ? 'passkey' : 'totp'
-      await audit(request, { userId: user.id, type: 'session.reauthenticated', detail: { method, session: sessionHandle(session.id) } })
+      await audit(request, { userId: user.id, type: 'session.reauthenticated', detail: { method: proof.method, session: sessionHandle(session.id) } })
       return reply.code(204).send(null)
     }
   )

@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser'
 import * as openid from 'openid-client'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { ADDRESS_NOT_VERIFIED } from '../../../../src/hub/features/account/verified-address.js'
+import { ADDRESS_NOT_VERIFIED } from '../../../../src/hub/kernel/sessions/verified-address.js'
 import { PASSKEY_NOT_ACCEPTED } from '../../../../src/hub/features/passkeys/schemas.js'
 import { totpCode } from '../../../../src/hub/features/two-step/totp.js'
 import { anonymousHeaders, confirmAddress, linkToken, useSmtpServer } from '../../../helpers/account-mail.js'

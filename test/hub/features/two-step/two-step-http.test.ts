@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ADDRESS_NOT_VERIFIED } from '../../../../src/hub/features/account/verified-address.js'
+import { ADDRESS_NOT_VERIFIED } from '../../../../src/hub/kernel/sessions/verified-address.js'
 import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../../src/hub/kernel/sessions/recent-sign-in.js'
 import { createSecretBox, loadEncryptionKey } from '../../../../src/hub/kernel/security/secret-box.js'
 import { CHALLENGE_INVALID, ONE_OF_CODE_OR_RECOVERY_CODE, WRONG_RECOVERY_CODE } from '../../../../src/hub/features/two-step/second-factor-route.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/features/account/current-password.js'
+import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/kernel/sessions/current-password.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { useHubWithExternalProvider } from '../../../helpers/external-provider.js'
 import { cookieHeader, cookiesSetBy, pageCookies, signUpAndLogIn, useHubApp } from '../../../helpers/hub-app.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WORDED_REFUSALS } from '../../../../src/hub/client/refusals.js'
 import { translatorFor } from '../../../../src/hub/kernel/pages/i18n/index.js'
-import { SECOND_FACTOR_REQUIRED } from '../../../../src/hub/kernel/sessions/reauthenticate.js'
+import { SECOND_FACTOR_REQUIRED } from '../../../../src/hub/features/two-step/second-factor.js'
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, emailProblem, passwordProblem } from '../../../../src/hub/kernel/accounts/credentials.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { hubAppPerSuite, uniqueEmail } from '../../../helpers/hub-app.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/features/account/current-password.js'
+import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/kernel/sessions/current-password.js'
 import { CHALLENGE_INVALID } from '../../../../src/hub/features/two-step/second-factor-route.js'
 import { WRONG_CODE } from '../../../../src/hub/features/two-step/two-step.js'
 import type { App } from '../../../../src/shared/http/server.js'

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/features/account/current-password.js'
-import { ONE_OF_PASSWORD_OR_CODE, SECOND_FACTOR_REQUIRED } from '../../../../src/hub/kernel/sessions/reauthenticate.js'
+import { WRONG_CURRENT_PASSWORD } from '../../../../src/hub/kernel/sessions/current-password.js'
 import { RECENT_SIGN_IN_MS, RECENT_SIGN_IN_REQUIRED } from '../../../../src/hub/kernel/sessions/recent-sign-in.js'
 import { sessionHandle } from '../../../../src/hub/kernel/sessions/session-handle.js'
+import { SECOND_FACTOR_REQUIRED } from '../../../../src/hub/features/two-step/second-factor.js'
 import { totpCode } from '../../../../src/hub/features/two-step/totp.js'
 import { MALFORMED_CODE, NOT_ON, WRONG_CODE } from '../../../../src/hub/features/two-step/two-step.js'
 import type { App } from '../../../../src/shared/http/server.js'
@@ -11,6 +11,8 @@ import { databasesUnderTest } from '../../../helpers/databases.js'
 import { GOOD_PASSWORD, type SignedIn, buildTestHubApp, logIn, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
 import { TOTP_STEP_MS, turnOnTwoStep } from '../../../helpers/two-step.js'
 
+/** The 400 of reauthenticate for no proof or more than one, the proofs the features add named with the password. */
+const ONE_OF_PASSWORD_OR_CODE = 'Give one of password, code or passkey'
 const CHALLENGE = 'Session error="insufficient_user_authentication", max_age=600'
 const NEW_PASSWORD = 'a brand new passphrase'
 

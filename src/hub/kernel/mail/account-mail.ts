@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
-import { type MailTokenPurpose, createMailTokens } from '../../kernel/mail/mail-tokens.js'
-import type { MailQueue } from '../../kernel/mail/queue.js'
-import { emailVerificationMail, passwordChangedMail, passwordResetMail } from '../../kernel/mail/templates.js'
-import type { Language } from '../../kernel/language/language.js'
-import { languageOfAccount } from './locale.js'
+import { type MailTokenPurpose, createMailTokens } from './mail-tokens.js'
+import type { MailQueue } from './queue.js'
+import { emailVerificationMail, passwordChangedMail, passwordResetMail } from './templates.js'
+import type { Language } from '../language/language.js'
+import { languageOfAccount } from '../language/account-language.js'
 
 export interface MailedAccount {
   userId: string

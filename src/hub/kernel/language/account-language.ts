@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage } from '../../kernel/language/language.js'
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage } from './language.js'
 
 /**
  * The language to write to an account in: the one its person chose (`users.locale`), else

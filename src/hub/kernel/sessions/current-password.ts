@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { unauthorized } from '../../../shared/errors.js'
 import type { UserRow } from '../../../shared/database/schema.js'
-import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
-import { signInRefused } from '../../kernel/sessions/sign-in.js'
-import { verifyPassword } from '../../kernel/accounts/password-hashing.js'
+import type { SignInThrottle } from '../rate-limit/sign-in-throttle.js'
+import { signInRefused } from './sign-in.js'
+import { verifyPassword } from '../accounts/password-hashing.js'
 
 /** The 401 of a wrong current password; the account page tells it from a lost session's 401 by this text. */
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect'

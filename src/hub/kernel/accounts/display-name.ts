@@ -1,4 +1,4 @@
-import { INVISIBLE } from '../../kernel/accounts/credentials.js'
+import { INVISIBLE } from './credentials.js'
 
 export const DISPLAY_NAME_MAX_LENGTH = 64
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { forbidden } from '../../../shared/errors.js'
-import { sessionOf } from '../../kernel/pipeline/session.js'
-import type { UsersRepository } from '../../kernel/accounts/repository.js'
+import { sessionOf } from '../pipeline/session.js'
+import type { UsersRepository } from '../accounts/repository.js'
 
 /** The 403 of a sign-in method added to an account whose address no mailed link has proven yet. */
 export const ADDRESS_NOT_VERIFIED =
