@@ -71,7 +71,7 @@ import { createAuditTrail } from './kernel/audit/repository.js'
 import { exportAllowance } from './features/export/allowance.js'
 import { applicationExports } from './features/export/application-exports.js'
 import { hubDatasets } from './features/export/hub-datasets.js'
-import { privacyDatasets } from './features/export/privacy-datasets.js'
+import { trailDatasets } from './features/export/trail-datasets.js'
 import { exportRoutes } from './features/export/routes.js'
 import { type PageAssets, loadPageAssets } from './kernel/pages/assets.js'
 import { hubPages } from './kernel/pages/plugin.js'
@@ -80,6 +80,7 @@ import { createConnectedApplications } from './features/oidc/connected-applicati
 import { builtinProviderAccounts, externalProviderAccounts } from './features/oidc/provider-accounts.js'
 import { scheduleProviderRecordPruning } from './features/oidc/provider-adapter.js'
 import { oidcProviderRoutes } from './features/oidc/routes.js'
+import { privacyDatasets } from './features/privacy/export.js'
 import { createPrivacyService } from './features/privacy/service.js'
 import { privacyRoutes } from './features/privacy/routes.js'
 import { loadCookieSecrets } from './kernel/security/cookie-secrets.js'
@@ -317,7 +318,15 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
   const privacy = createPrivacyService(db, Object.keys(config.apps))
-  const exportDatasets = [...hubDatasets(db), passkeysDataset(passkeys), ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []), billingDataset(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
+  // What each feature keeps about a person, in the export's order (docs/privacy.md, "Export").
+  const exportDatasets = [
+    ...hubDatasets(db),
+    passkeysDataset(passkeys),
+    ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []),
+    billingDataset(db),
+    ...privacyDatasets(db, privacy),
+    ...trailDatasets(db, createGrantsRepository(db))
+  ]
   await app.register(privacyRoutes, { privacy, userOf })
   await app.register(exportRoutes, {
     datasets: exportDatasets,
