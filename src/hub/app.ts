@@ -76,11 +76,12 @@ import { exportRoutes } from './features/export/routes.js'
 import { type PageAssets, loadPageAssets } from './kernel/pages/assets.js'
 import { hubPages } from './kernel/pages/plugin.js'
 import { createOidcClients } from './features/oidc/clients.js'
-import { createConnectedApplications } from './features/oidc/connected-applications.js'
+import { createConnectedApplications, removeApplicationsOfEarlierHolder } from './features/oidc/connected-applications.js'
 import { builtinProviderAccounts, externalProviderAccounts } from './features/oidc/provider-accounts.js'
 import { scheduleProviderRecordPruning } from './features/oidc/provider-adapter.js'
 import { oidcProviderRoutes } from './features/oidc/routes.js'
 import { privacyDatasets } from './features/privacy/export.js'
+import { withdrawGrantedConsents } from './features/privacy/repository.js'
 import { createPrivacyService } from './features/privacy/service.js'
 import { privacyRoutes } from './features/privacy/routes.js'
 import { loadCookieSecrets } from './kernel/security/cookie-secrets.js'
@@ -244,7 +245,17 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       signupOpen: config.signupOpen
     })
     // Recovery and verification (issue 16): the provider owns passwords and addresses otherwise.
-    await app.register(passwordResetRoutes, { db, accountMail, sessions, securityEvents, throttle, audit, now })
+    await app.register(passwordResetRoutes, {
+      db,
+      accountMail,
+      sessions,
+      securityEvents,
+      throttle,
+      audit,
+      // A first proof of the address removes the applications its earlier holder let sign in.
+      removeApplications: (trx, userId, at) => removeApplicationsOfEarlierHolder(trx, userId, at, withdrawGrantedConsents),
+      now
+    })
     await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
     await app.register(secondFactorRoute, { ...signInDeps, idTokens: identityProvider.builtin, newDeviceNotices, twoStep, challenges, users, throttle })
     const passkeyAssertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
