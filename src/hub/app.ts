@@ -88,6 +88,7 @@ import { loadCookieSecrets } from './kernel/security/cookie-secrets.js'
 import { freshCspNonce, securityHeaders as securityHeadersFor } from './kernel/security/security-headers.js'
 import { createAccountSessions } from './kernel/sessions/account-sessions.js'
 import { accountDeletionRoutes } from './features/deletion/routes.js'
+import { ERASURE_STEPS } from './erasure.js'
 import { createSecurityEventOutbox } from './kernel/security-events/outbox.js'
 import { startSecurityEventSender } from './kernel/security-events/sender.js'
 import { createSessionsRepository } from './kernel/sessions/repository.js'
@@ -308,6 +309,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     db,
     outbox: securityEvents,
     publicUrl: config.publicUrl,
+    steps: ERASURE_STEPS,
     builtin: identityProvider.builtin ? { users, throttle, recentSignIn } : undefined,
     sessions,
     sessionsRepository,
