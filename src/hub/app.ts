@@ -74,7 +74,7 @@ import { createAuditTrail } from './kernel/audit/repository.js'
 import { exportAllowance } from './features/export/allowance.js'
 import { applicationExports } from './features/export/application-exports.js'
 import { hubDatasets } from './features/export/hub-datasets.js'
-import { privacyDatasets } from './features/export/privacy-datasets.js'
+import { trailDatasets } from './features/export/trail-datasets.js'
 import { exportRoutes } from './features/export/routes.js'
 import { type PageAssets, loadPageAssets } from './kernel/pages/assets.js'
 import { hubPages } from './kernel/pages/plugin.js'
@@ -88,16 +88,19 @@ import { passkeySignInPages } from './features/passkeys/pages.js'
 import { privacyPages } from './features/privacy/pages.js'
 import { twoStepSignInPages } from './features/two-step/pages.js'
 import { createOidcClients } from './features/oidc/clients.js'
-import { createConnectedApplications } from './features/oidc/connected-applications.js'
+import { createConnectedApplications, removeApplicationsOfEarlierHolder } from './features/oidc/connected-applications.js'
 import { builtinProviderAccounts, externalProviderAccounts } from './features/oidc/provider-accounts.js'
 import { scheduleProviderRecordPruning } from './features/oidc/provider-adapter.js'
 import { oidcProviderRoutes } from './features/oidc/routes.js'
+import { privacyDatasets } from './features/privacy/export.js'
+import { withdrawGrantedConsents } from './features/privacy/repository.js'
 import { createPrivacyService } from './features/privacy/service.js'
 import { privacyRoutes } from './features/privacy/routes.js'
 import { loadCookieSecrets } from './kernel/security/cookie-secrets.js'
 import { freshCspNonce, securityHeaders as securityHeadersFor } from './kernel/security/security-headers.js'
 import { createAccountSessions } from './kernel/sessions/account-sessions.js'
 import { accountDeletionRoutes } from './features/deletion/routes.js'
+import { ERASURE_STEPS } from './erasure.js'
 import { createSecurityEventOutbox } from './kernel/security-events/outbox.js'
 import { startSecurityEventSender } from './kernel/security-events/sender.js'
 import { createSessionsRepository } from './kernel/sessions/repository.js'
@@ -259,7 +262,17 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       signupOpen: config.signupOpen
     })
     // Recovery and verification (issue 16): the provider owns passwords and addresses otherwise.
-    await app.register(passwordResetRoutes, { db, accountMail, sessions, securityEvents, throttle, audit, now })
+    await app.register(passwordResetRoutes, {
+      db,
+      accountMail,
+      sessions,
+      securityEvents,
+      throttle,
+      audit,
+      // A first proof of the address removes the applications its earlier holder let sign in.
+      removeApplications: (trx, userId, at) => removeApplicationsOfEarlierHolder(trx, userId, at, withdrawGrantedConsents),
+      now
+    })
     await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
     await app.register(secondFactorRoute, { ...signInDeps, idTokens: identityProvider.builtin, newDeviceNotices, twoStep, challenges, users, throttle })
     const passkeyAssertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
@@ -314,6 +327,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     db,
     outbox: securityEvents,
     publicUrl: config.publicUrl,
+    steps: ERASURE_STEPS,
     builtin: identityProvider.builtin ? { users, throttle, recentSignIn } : undefined,
     sessions,
     sessionsRepository,
@@ -335,7 +349,15 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
   const privacy = createPrivacyService(db, Object.keys(config.apps))
-  const exportDatasets = [...hubDatasets(db), passkeysDataset(passkeys), ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []), billingDataset(db), ...privacyDatasets(db, privacy, createGrantsRepository(db))]
+  // What each feature keeps about a person, in the export's order (docs/privacy.md, "Export").
+  const exportDatasets = [
+    ...hubDatasets(db),
+    passkeysDataset(passkeys),
+    ...(identityProvider.builtin ? [twoStepDataset(twoStepRepository)] : []),
+    billingDataset(db),
+    ...privacyDatasets(db, privacy),
+    ...trailDatasets(db, createGrantsRepository(db))
+  ]
   await app.register(privacyRoutes, { privacy, userOf })
   await app.register(exportRoutes, {
     datasets: exportDatasets,

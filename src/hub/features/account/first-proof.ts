@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Database, UserKeyedTable } from '../../../shared/database/schema.js'
-import { consentPurposeOf, deleteGrants } from '../oidc/connected-applications.js'
-import { createPrivacyRepository } from '../privacy/repository.js'
 
 /**
  * What a password reset that is the first proof of the account's address does with each table
@@ -27,7 +25,7 @@ const REMOVED_ON_FIRST_PROOF = {
   mailTokens: false,
   mailQueue: false,
   // Not ways in: settings and the record of what happened, which the owner reads to see it.
-  // (The OpenID Connect consents among them are withdrawn below, as disconnecting does.)
+  // (The OpenID Connect consents among them are withdrawn by `removeApplications`, as disconnecting does.)
   privacySettings: false,
   consents: false,
   auditEvents: false,
@@ -50,15 +48,22 @@ export interface RemovedOnFirstProof {
 }
 
 /**
+ * Removes, in the reset's transaction, every application the account's earlier holder let sign in
+ * as it, and answers how many: the OpenID Connect provider's, whose grants and remembered consents
+ * go (`removeApplicationsOfEarlierHolder`, which app.ts passes in).
+ */
+export type RemoveApplications = (trx: Kysely<Database>, userId: string, now: Date) => Promise<number>
+
+/**
  * Deletes, in the reset's transaction, every way in that the account's earlier holder may have
  * added before its address was proven: passkeys, the two-step secret and recovery codes, pending
- * sign-in challenges, known devices, and the OpenID Connect provider's grants with the codes and
- * tokens issued under them (as disconnecting an application does); the applications' remembered
- * consents are withdrawn, so the owner is asked again. The provider's sessions are left to end with
- * the hub sessions they were signed in with (`ended-hub-sessions.ts`, which also sends the
- * back-channel logouts).
+ * sign-in challenges, known devices, and the applications they let sign in (`removeApplications`:
+ * the OpenID Connect provider's grants with the codes and tokens issued under them, as
+ * disconnecting an application does, and the applications' remembered consents, withdrawn so the
+ * owner is asked again). The provider's sessions are left to end with the hub sessions they were
+ * signed in with (`ended-hub-sessions.ts`, which also sends the back-channel logouts).
  */
-export async function removeWaysInOfEarlierHolder(trx: Kysely<Database>, userId: string, now: Date): Promise<RemovedOnFirstProof> {
+export async function removeWaysInOfEarlierHolder(trx: Kysely<Database>, userId: string, now: Date, removeApplications: RemoveApplications): Promise<RemovedOnFirstProof> {
   const counts: Partial<Record<UserKeyedTable, number>> = {}
   for (const [table, removed] of Object.entries(REMOVED_ON_FIRST_PROOF) as [UserKeyedTable, boolean][]) {
     if (!removed) continue
@@ -66,21 +71,6 @@ export async function removeWaysInOfEarlierHolder(trx: Kysely<Database>, userId:
     const result = await trx.deleteFrom(table as 'passkeys').where('userId', '=', userId).executeTakeFirst()
     counts[table] = Number(result.numDeletedRows)
   }
-  const grants = await trx.selectFrom('oidcProviderRecords').select(['id', 'clientId']).where('model', '=', 'Grant').where('accountId', '=', userId).execute()
-  if (grants.length > 0) await deleteGrants(trx, grants.map((grant) => grant.id))
-  const applications = new Set(grants.flatMap((grant) => (grant.clientId === null ? [] : [consentPurposeOf(grant.clientId)])))
-  const consents = createPrivacyRepository(trx)
-  await consents.lockUser(userId)
-  const current = new Map<string, boolean>()
-  // Newest first: the first record of a purpose is its current decision.
-  for (const { purpose, granted } of await consents.listConsents(userId)) if (!current.has(purpose)) current.set(purpose, granted)
-  const oidcPurpose = consentPurposeOf('')
-  const remembered = [...current].filter(([purpose, granted]) => granted && purpose.startsWith(oidcPurpose)).map(([purpose]) => purpose)
-  await consents.appendConsents(
-    userId,
-    remembered.map((purpose) => ({ purpose, granted: false, version: null })),
-    now
-  )
-  for (const purpose of remembered) applications.add(purpose)
-  return { passkeys: counts.passkeys ?? 0, twoStep: (counts.totpCredentials ?? 0) > 0, applications: applications.size }
+  const applications = await removeApplications(trx, userId, now)
+  return { passkeys: counts.passkeys ?? 0, twoStep: (counts.totpCredentials ?? 0) > 0, applications }
 }

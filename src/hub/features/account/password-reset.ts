@@ -14,7 +14,7 @@ import type { Language } from '../../kernel/language/language.js'
 import { normaliseEmail, passwordProblem } from '../../kernel/accounts/credentials.js'
 import { hashPassword } from '../../kernel/accounts/password-hashing.js'
 import type { AccountMail } from '../../kernel/mail/account-mail.js'
-import { removeWaysInOfEarlierHolder } from './first-proof.js'
+import { type RemoveApplications, removeWaysInOfEarlierHolder } from './first-proof.js'
 import { browserLanguageOf } from '../../kernel/language/account-language.js'
 import { Done, FirstProofReset, PasswordResetConfirmation, PasswordResetRequest } from './schemas.js'
 
@@ -26,6 +26,8 @@ export interface PasswordResetDependencies {
   securityEvents: SecurityEventOutbox
   throttle: SignInThrottle
   audit: AuditRequest
+  /** On a first proof of the address, the applications its earlier holder let sign in go too. */
+  removeApplications: RemoveApplications
   now: () => Date
 }
 
@@ -111,7 +113,7 @@ export async function passwordResetRoutes(app: App, deps: PasswordResetDependenc
         const changed = { userId: user.id, email: user.email, locale: user.locale, requestLanguage: browserLanguageOf(request) }
         // Until now anyone could have made the account with this address: what they added to it
         // would outlast the reset (account pre-hijacking, docs/account.md), so it goes.
-        const removed = Number(proven.numUpdatedRows) > 0 ? await removeWaysInOfEarlierHolder(trx, user.id, at) : null
+        const removed = Number(proven.numUpdatedRows) > 0 ? await removeWaysInOfEarlierHolder(trx, user.id, at, deps.removeApplications) : null
         // An address change asked for with the old password may be how someone else keeps the
         // account; a pending verification link has nothing left to prove.
         await accountMail.tokens.cancel(user.id, removed ? ['email-change', 'email-verification'] : ['email-change'], trx)

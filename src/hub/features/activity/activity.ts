@@ -3,7 +3,7 @@ import { validate as isUuid } from 'uuid'
 import type { Database } from '../../../shared/database/schema.js'
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../../shared/http/keyset-cursor.js'
 import { daysBefore } from '../../../shared/time.js'
-import { RETENTION_DAYS } from '../privacy/settings.js'
+import { RETENTION_DAYS } from '../../kernel/audit/retention.js'
 import { AUDIT_EVENT_TYPES, type AuditEventType } from '../../kernel/audit/events.js'
 
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
-import type { ExportDataset } from '../export/datasets.js'
+import type { ExportDataset } from '../../kernel/records/datasets.js'
 
 /**
  * A person's billing records in the export, as stored: the subscription, the Stripe customer they

@@ -1,7 +1,7 @@
 import { Readable, pipeline } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import type { ApplicationExportResult } from './application-exports.js'
-import type { ExportDataset, ExportRecord } from './datasets.js'
+import type { ExportDataset, ExportRecord } from '../../kernel/records/datasets.js'
 
 export const EXPORT_FORMATS = ['json', 'csv'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]

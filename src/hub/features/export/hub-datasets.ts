@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
 import { sessionHandle } from '../../kernel/sessions/session-handle.js'
-import type { ExportDataset } from './datasets.js'
+import type { ExportDataset } from '../../kernel/records/datasets.js'
 
 /** The account, the sessions and the known devices the hub keeps for a person; never a password hash or a session id. */
 export function hubDatasets(db: Kysely<Database>): ExportDataset[] {

@@ -6,7 +6,7 @@ import type { App } from '../../../shared/http/server.js'
 import { requestOrigin } from '../../kernel/audit/context.js'
 import type { AuditTrail } from '../../kernel/audit/repository.js'
 import type { ApplicationExports } from './application-exports.js'
-import type { ExportDataset } from './datasets.js'
+import type { ExportDataset } from '../../kernel/records/datasets.js'
 import { EXPORT_FORMATS, type ExportFormat, csvExport, jsonExport } from './formats.js'
 
 /** Answers whether this user may export now, and if not, in how many seconds. */

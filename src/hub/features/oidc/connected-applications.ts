@@ -87,3 +87,25 @@ export async function deleteGrants(db: Kysely<Database>, grantIds: string[]): Pr
 }
 
 export type ConnectedApplications = ReturnType<typeof createConnectedApplications>
+
+/**
+ * Withdraws the consents a person has granted whose purpose starts with `purposePrefix`, in the
+ * transaction `trx`, and answers the purposes withdrawn: the privacy feature's
+ * `withdrawGrantedConsents`, which app.ts passes in.
+ */
+export type WithdrawConsents = (trx: Kysely<Database>, userId: string, purposePrefix: string, now: Date) => Promise<string[]>
+
+/**
+ * Every application an account's earlier holder let sign in as it, gone in the first proof's
+ * transaction (docs/account.md, "Account pre-hijacking"): the provider's grants with the codes and
+ * tokens issued under them, as disconnecting does, and the remembered consents withdrawn, so the
+ * owner is asked again. Answers how many applications; the provider's sessions are left to end with
+ * the hub sessions they were signed in with (`ended-hub-sessions.ts`).
+ */
+export async function removeApplicationsOfEarlierHolder(trx: Kysely<Database>, userId: string, now: Date, withdrawConsents: WithdrawConsents): Promise<number> {
+  const grants = await trx.selectFrom('oidcProviderRecords').select(['id', 'clientId']).where('model', '=', 'Grant').where('accountId', '=', userId).execute()
+  if (grants.length > 0) await deleteGrants(trx, grants.map((grant) => grant.id))
+  const applications = new Set(grants.flatMap((grant) => (grant.clientId === null ? [] : [consentPurposeOf(grant.clientId)])))
+  for (const purpose of await withdrawConsents(trx, userId, consentPurposeOf(''), now)) applications.add(purpose)
+  return applications.size
+}

@@ -1,4 +1,4 @@
-import type { ExportDataset } from '../export/datasets.js'
+import type { ExportDataset } from '../../kernel/records/datasets.js'
 import type { PasskeyRepository } from './repository.js'
 
 /** A person's passkeys in the export: what they are called and when they were added and used, never a key. */

@@ -97,6 +97,27 @@ export function createPrivacyRepository(db: Kysely<Database>) {
   }
 }
 
+/**
+ * Withdraws, in the transaction `trx`, every consent the person has granted whose purpose starts
+ * with `purposePrefix` (a `granted: false` record each, as withdrawing one by hand records), and
+ * answers their purposes: the OpenID Connect applications' remembered consents on a first proof of
+ * the address (docs/account.md, "Account pre-hijacking").
+ */
+export async function withdrawGrantedConsents(trx: Kysely<Database>, userId: string, purposePrefix: string, now: Date): Promise<string[]> {
+  const consents = createPrivacyRepository(trx)
+  await consents.lockUser(userId)
+  const current = new Map<string, boolean>()
+  // Newest first: the first record of a purpose is its current decision.
+  for (const { purpose, granted } of await consents.listConsents(userId)) if (!current.has(purpose)) current.set(purpose, granted)
+  const withdrawn = [...current].filter(([purpose, granted]) => granted && purpose.startsWith(purposePrefix)).map(([purpose]) => purpose)
+  await consents.appendConsents(
+    userId,
+    withdrawn.map((purpose) => ({ purpose, granted: false, version: null })),
+    now
+  )
+  return withdrawn
+}
+
 function strictlyAfter(previous: string | undefined, now: Date): string {
   const earliest = previous === undefined ? 0 : Date.parse(previous) + 1
   return new Date(Math.max(now.getTime(), earliest)).toISOString()

@@ -1,8 +1,10 @@
 import { type Static, Type } from 'typebox'
 import { badRequest } from '../../../shared/errors.js'
+import { RETENTION_DAYS } from '../../kernel/audit/retention.js'
 
 export const PROFILE_VISIBILITIES = ['private', 'family', 'public'] as const
-export const RETENTION_DAYS = { min: 30, max: 3650, default: 365 } as const
+// The audit trail's rule, which the retention setting chooses within.
+export { RETENTION_DAYS }
 /** Cookie categories a person chooses; `necessary` is always on. */
 export const OPTIONAL_COOKIES = ['functional', 'analytics', 'marketing'] as const
 export type OptionalCookie = (typeof OPTIONAL_COOKIES)[number]

@@ -1,4 +1,4 @@
-import type { ExportDataset } from '../export/datasets.js'
+import type { ExportDataset } from '../../kernel/records/datasets.js'
 import type { TwoStepRepository } from './repository.js'
 
 /** Whether two-step sign-in is on and how many recovery codes are left: never the secret or a code. */

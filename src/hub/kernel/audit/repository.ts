@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { v7 as uuidv7 } from 'uuid'
 import type { AuditEventsTable, Database } from '../../../shared/database/schema.js'
 import { daysBefore } from '../../../shared/time.js'
-import { RETENTION_DAYS } from '../../features/privacy/settings.js'
+import { RETENTION_DAYS } from './retention.js'
 import type { AuditEventInput } from './events.js'
 
 

@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import type { ExportDataset, ExportRecord } from '../../../../src/hub/features/export/datasets.js'
+import type { ExportDataset, ExportRecord } from '../../../../src/hub/kernel/records/datasets.js'
 import { csvExport, jsonExport } from '../../../../src/hub/features/export/formats.js'
 
 const dataset = (name: string, records: ExportRecord[]): ExportDataset => ({

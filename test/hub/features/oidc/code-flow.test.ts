@@ -1,7 +1,7 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import * as openid from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eraseAccount } from '../../../../src/hub/features/deletion/erase-account.js'
+import { eraseAccount } from '../../../../src/hub/erasure.js'
 import { createOidcClients } from '../../../../src/hub/features/oidc/clients.js'
 import { INTERACTION_NOT_FOUND, UNKNOWN_CLIENT } from '../../../../src/hub/features/oidc/routes.js'
 import { createSecurityEventOutbox } from '../../../../src/hub/kernel/security-events/outbox.js'

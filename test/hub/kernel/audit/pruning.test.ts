@@ -62,7 +62,7 @@ describe.each(databasesUnderTest())('scheduled audit trail pruning on $name', (d
 
 describe('the pruning timer', () => {
   it('does not keep the process alive (needs npm run build)', async () => {
-    const pruning = path.resolve(import.meta.dirname, '../../../dist/src/hub/kernel/audit/pruning.js')
+    const pruning = path.resolve(import.meta.dirname, '../../../../dist/src/hub/kernel/audit/pruning.js')
     const script = `import { schedulePruning } from ${JSON.stringify(pruning)}; schedulePruning({ pruneAll: async () => {} }, console, 60000)`
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' })
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))

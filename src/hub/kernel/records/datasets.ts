@@ -1,3 +1,8 @@
+/**
+ * What a person may take with them (docs/privacy.md, "Export"): each part of the hub declares the
+ * datasets it keeps about a person, and the export reads whichever it is given, in the order given.
+ */
+
 /** One record of an export: what it is, when it was recorded, and its fields. */
 export interface ExportRecord {
   id: string
