@@ -5,7 +5,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 
-const BUILT_MODULE = path.resolve(import.meta.dirname, '../../../dist/src/hub/kernel/security/secret-files.js')
+const BUILT_MODULE = path.resolve(import.meta.dirname, '../../../../dist/src/hub/kernel/security/secret-files.js')
 const PROCESSES = 4
 const FILES = 200
 
