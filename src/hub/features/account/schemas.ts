@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Credentials } from '../../kernel/http/schemas.js'
+import { Credentials } from '../../kernel/accounts/schemas.js'
 
 /** Mailed tokens are 43 characters; the cap only bounds what a request may send. */
 const MailToken = Type.String({ maxLength: 128, description: 'The token from the mailed link, after `#token=`' })

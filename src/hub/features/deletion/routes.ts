@@ -7,7 +7,7 @@ import { browserLanguageOf, languageOfAccount } from '../../kernel/language/acco
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
 import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
-import { PASSWORD_INPUT_MAX_LENGTH } from '../../kernel/http/schemas.js'
+import { PASSWORD_INPUT_MAX_LENGTH } from '../../kernel/accounts/schemas.js'
 import type { SessionsRepository } from '../../kernel/sessions/repository.js'
 import type { SessionCookies } from '../../kernel/sessions/session-cookies.js'
 import type { Sessions } from '../../kernel/sessions/sessions.js'

@@ -5,7 +5,7 @@ import type { App } from '../../../shared/http/server.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { sessionOf } from '../../kernel/pipeline/session.js'
 import type { AccountSessions } from '../../kernel/sessions/account-sessions.js'
-import { deviceName } from '../../kernel/sessions/device.js'
+import { deviceName } from '../../kernel/http/device.js'
 import { sessionHandle } from '../../kernel/sessions/session-handle.js'
 import type { SessionCookies } from '../../kernel/sessions/session-cookies.js'
 

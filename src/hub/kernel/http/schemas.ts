@@ -1,29 +1,11 @@
 import { type Static, Type } from 'typebox'
 import { PLAIN_TEXT } from '../../../shared/http/validation.js'
-import { LANGUAGES, type Language } from '../language/language.js'
-import { EMAIL_MAX_LENGTH } from '../accounts/credentials.js'
 
-/** Long enough for any password we accept; the cap bounds the hashing work a request can ask for. */
-export const PASSWORD_INPUT_MAX_LENGTH = 1024
 /** Real JWTs are a few kilobytes at most. */
 const TOKEN_MAX_LENGTH = 8192
 const USER_ID_MAX_LENGTH = 256
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC' })
-
-export const Credentials = Type.Object({
-  // A little over the stored maximum, so surrounding spaces are trimmed rather than refused.
-  email: Type.String({ maxLength: EMAIL_MAX_LENGTH + 64, description: 'Compared case-insensitively', [PLAIN_TEXT]: true }),
-  password: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH })
-})
-export type Credentials = Static<typeof Credentials>
-
-export const SignupRequest = Type.Object({
-  ...Credentials.properties,
-  locale: Type.Optional(
-    Type.Unsafe<Language>({ type: 'string', enum: [...LANGUAGES], description: "The language the person chose, the account's until they choose another; without it, pages and mail follow the browser" })
-  )
-})
 
 export const SignupResponse = Type.Object({ userId: Type.String() })
 

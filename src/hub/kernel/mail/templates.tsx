@@ -1,6 +1,6 @@
 import { render } from 'preact-render-to-string'
 import type { Language } from '../language/language.js'
-import type { Device } from '../sessions/device.js'
+import type { Device } from '../http/device.js'
 import { MAIL_TOKEN_LIFETIMES_MS } from './mail-tokens.js'
 import { mailTranslatorFor } from './i18n.js'
 

@@ -3,7 +3,7 @@ import type { Database } from '../../../shared/database/schema.js'
 import { languageOfAccount } from '../language/account-language.js'
 import type { MailQueue } from '../mail/queue.js'
 import { type SignInOrigin, newDeviceMail } from '../mail/templates.js'
-import { deviceName } from './device.js'
+import { deviceName } from '../http/device.js'
 
 /** How many devices an account's memory keeps: the most recently signed in from. */
 export const REMEMBERED_DEVICES = 10

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
 import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
-import type { ActiveSession } from '../sessions/sessions.js'
 
 /** What an SSO token says of its bearer beside the account id. */
 export interface SsoIdentity {
@@ -11,7 +10,14 @@ export interface SsoIdentity {
   name?: string
 }
 
-export type SsoIdentityOf = (session: ActiveSession) => Promise<SsoIdentity>
+/** What a signed-in session knows of its person (an `ActiveSession` is one): tokens sit below sessions. */
+export interface SessionPerson {
+  userId: string
+  email: string
+  emailVerified: boolean
+}
+
+export type SsoIdentityOf = (session: SessionPerson) => Promise<SsoIdentity>
 
 /** Under an external provider the hub keeps no account: what the provider's ID token said at sign-in. */
 export const identityOfSession: SsoIdentityOf = async ({ email, emailVerified }) => ({ email, emailVerified })

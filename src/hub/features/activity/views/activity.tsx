@@ -1,7 +1,7 @@
 import type { ApplicationNames } from '../../../kernel/pages/application-names.js'
 import { ColumnHeadings, Layout, type PageContext, Timestamp } from '../../../kernel/pages/layout.js'
 import { deviceLabel } from '../../../kernel/pages/views/device-label.js'
-import { deviceOf } from '../../../kernel/sessions/device.js'
+import { deviceOf } from '../../../kernel/http/device.js'
 import type { ActivityPage as ActivityList } from '../activity.js'
 import { SENTENCE_NAMES_DEVICE, activitySentence } from './activity-sentence.js'
 

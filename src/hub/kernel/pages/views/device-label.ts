@@ -1,4 +1,4 @@
-import type { Device } from '../../sessions/device.js'
+import type { Device } from '../../http/device.js'
 import type { Translate } from '../i18n/index.js'
 
 /** "Chrome on Linux", or the half the parser knew, or the raw user agent when it knew neither. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { deviceName, deviceOf } from '../../../../src/hub/kernel/sessions/device.js'
+import { deviceName, deviceOf } from '../../../../src/hub/kernel/http/device.js'
 
 describe('device names from user agents', () => {
   it.each([
