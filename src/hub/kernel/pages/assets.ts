@@ -22,7 +22,7 @@ export const ASSETS_URL_PREFIX = '/assets/'
  * or from source under the test runner (src/hub/kernel/pages).
  */
 export function builtAssetsDir(): string {
-  const root = path.resolve(import.meta.dirname, '../../..')
+  const root = path.resolve(import.meta.dirname, '../../../..')
   return path.basename(root) === 'dist' ? path.join(root, 'public') : path.join(root, 'dist', 'public')
 }
 
