@@ -32,8 +32,6 @@ export const STILL_KNOTTED: readonly string[] = [
   'kernel imports a feature: hub/kernel/pages -> hub/features/passkeys',
   'kernel imports a feature: hub/kernel/pages -> hub/features/privacy',
   'kernel imports a feature: hub/kernel/pages -> hub/features/two-step',
-  'kernel imports a feature: hub/kernel/pipeline -> hub/features/billing',
-  'kernel imports a feature: hub/kernel/pipeline -> hub/features/oidc',
   'kernel imports a feature: hub/kernel/sessions -> hub/features/account',
   'kernel imports a feature: hub/kernel/sessions -> hub/features/passkeys',
   'kernel imports a feature: hub/kernel/sessions -> hub/features/two-step',

@@ -36,6 +36,7 @@ export async function reauthenticateRoute(app: App, { users, twoStep, passkeys, 
   app.post(
     '/api/auth/reauthenticate',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Confirm your password, a code from your authenticator app or a passkey: sensitive changes are allowed for 10 minutes',
         description:
