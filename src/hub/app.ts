@@ -11,6 +11,7 @@ import { type App, createServer } from '../shared/http/server.js'
 import type { Logger } from '../shared/logging.js'
 import { AUTH_COOKIE, cookiesAreSecure } from './kernel/http/cookies.js'
 import { csrf } from './kernel/pipeline/csrf.js'
+import { routeOptions } from './kernel/pipeline/route-options.js'
 import { loopbackHosts } from './kernel/pipeline/loopback-hosts.js'
 import { origins } from './kernel/pipeline/origins.js'
 import { securityHeaders } from './kernel/pipeline/security-headers.js'
@@ -57,7 +58,7 @@ import { createNewDeviceNotices } from './kernel/sessions/known-devices.js'
 import { createPasskeyRepository } from './features/passkeys/repository.js'
 import { passkeyRoutes } from './features/passkeys/routes.js'
 import { accountSessionRoutes } from './features/sign-in/account-sessions.js'
-import { accountRoutes } from './features/sign-in/accounts.js'
+import { accountRoutes, signInNotServed } from './features/sign-in/accounts.js'
 import { healthRoutes } from './kernel/http/health.js'
 import { refreshRoutes } from './features/sign-in/refresh.js'
 import { setCookieRoute } from './kernel/sessions/sign-in.js'
@@ -143,7 +144,7 @@ export interface HubAppDependencies {
 
 /**
  * The identity hub. Every request passes, in this order: security headers, the Host check, the
- * origin check (and CORS), the CSRF check, then the session check on protected paths; then the route.
+ * origin check (and CORS), the CSRF check, then the session check where the route requires one; then the route.
  */
 export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const { config, dataDir, db, logger } = deps
@@ -229,6 +230,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(allowedHosts, { hosts: [new URL(config.publicUrl).host, ...config.allowedHosts, ...config.loopbackHosts] })
   await app.register(loopbackHosts, { hosts: config.loopbackHosts, publicUrl: config.publicUrl })
   await app.register(origins, { allowedOrigins: [new URL(config.publicUrl).origin, ...config.allowedOrigins] })
+  await app.register(routeOptions)
   await app.register(csrf, {
     cookieKeys,
     secureCookies: secure,
@@ -237,7 +239,10 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   })
   await app.register(sessionStage, { sessions, now })
 
-  // Routes.
+  // Routes. Each states in its options what the pipeline asks of it (a session, no CSRF header).
+  // The account's space, which several features add to, and re-authentication's, with any
+  // provider: signed out, a path there that matches no route answers 401 like the routes.
+  for (const prefix of ['/api/account', '/api/auth/reauthenticate']) app.unknownPaths(prefix, { session: 'required' })
   await app.register(healthRoutes)
   await app.register(readinessRoute({ path: '/api/ready', checks: readinessChecks(db, redis) }))
   if (identityProvider.builtin) {
@@ -306,6 +311,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
       publicUrl: config.publicUrl,
       now
     })
+  } else {
+    signInNotServed(app)
   }
   await app.register(setCookieRoute, { ...signInDeps, idTokens: identityProvider.verifier, usedIdTokens: createUsedIdTokens(db), throttle })
   await app.register(refreshRoutes, signInDeps)
@@ -346,7 +353,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   })
   await app.register(cspReportRoutes, { reports: createCspReportRepository(db), redis })
 
-  // Privacy, consent and export (issue 4): behind the session stage by path, the user is the session's.
+  // Privacy, consent and export (issue 4): their routes require a session, the user is the session's.
   const userOf = (request: FastifyRequest) => sessionOf(request).userId
   const privacy = createPrivacyService(db, Object.keys(config.apps))
   // What each feature keeps about a person, in the export's order (docs/privacy.md, "Export").

@@ -39,6 +39,7 @@ export async function emailChangeRoutes(app: App, deps: OwnAccountDependencies) 
   app.post(
     '/api/account/email',
     {
+      config: { session: 'required' },
       preHandler: deps.recentSignIn.require,
       schema: {
         summary: 'Ask to change your address: a confirmation link is mailed to the new one',
@@ -76,6 +77,7 @@ export async function emailChangeRoutes(app: App, deps: OwnAccountDependencies) 
   app.post(
     '/api/account/email/confirm',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Use the link mailed to the new address: the account moves to it, verified',
         tags,

@@ -32,6 +32,7 @@ export async function emailVerificationRoutes(app: App, deps: EmailVerificationD
   app.post(
     '/api/account/email/verify',
     {
+      config: { session: 'required' },
       schema: {
         summary: "Mark the account's address verified with the token of a verification link",
         tags: ['account'],
@@ -58,6 +59,7 @@ export async function emailVerificationRoutes(app: App, deps: EmailVerificationD
   app.post(
     '/api/account/email/verification',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Mail the signed-in account a new verification link (none when the address is verified already)',
         tags: ['account'],

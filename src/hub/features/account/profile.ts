@@ -40,13 +40,14 @@ export async function profileRoutes(app: App, { ownAccount, audit, now }: OwnAcc
     return { ...profile, locale: profile.locale === null ? null : languageOfAccount(profile.locale) }
   }
 
-  app.get('/api/account', { schema: { summary: 'Your profile', tags, response: { 200: ProfileResponse, ...errorResponses(401, 404) } } }, async (request) =>
+  app.get('/api/account', { config: { session: 'required' }, schema: { summary: 'Your profile', tags, response: { 200: ProfileResponse, ...errorResponses(401, 404) } } }, async (request) =>
     profileOf(sessionOf(request).userId)
   )
 
   app.patch(
     '/api/account',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Change your display name or language',
         tags,

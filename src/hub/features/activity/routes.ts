@@ -28,6 +28,7 @@ export async function activityRoutes(app: App, { activity }: { activity: Activit
   app.get(
     '/api/account/activity',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Your account activity, newest first, within your retention',
         tags: ['account'],

@@ -34,11 +34,16 @@ const BillingResponse = Type.Object({
   )
 })
 
-/** A person's own billing (issue 22), under the session stage's `/api/billing`. */
+/**
+ * A person's own billing (issue 22). Every route below `/api/billing` needs a session but Stripe's
+ * webhook, and so do the paths there that match none: signed out, they answer 401, not 404.
+ */
 export async function billingRoutes(app: App, { overviewOf }: { overviewOf: BillingOverviewOf }) {
+  app.unknownPaths('/api/billing', { session: 'required' })
   app.get(
     '/api/billing',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Your plan in effect, what it entitles you to, and your latest paid invoices',
         tags: ['billing'],

@@ -1,3 +1,4 @@
+import type { FastifyContextConfig } from 'fastify'
 import type { Kysely } from 'kysely'
 import type Stripe from 'stripe'
 import { Type } from 'typebox'
@@ -40,7 +41,7 @@ export interface StripeBillingRoutesOptions {
 /**
  * Checkout and the Customer Portal (docs/billing.md, "With Stripe"): the hub asks Stripe for a
  * page and answers its URL; the browser goes there, and what is paid comes back by webhook. Both
- * need a session (the /api/billing prefix) and the CSRF token.
+ * need a session and the CSRF token.
  */
 export async function stripeBillingRoutes(app: App, { stripe, db, publicUrl, audit, now }: StripeBillingRoutesOptions) {
   const plans = createPlans(db)
@@ -51,6 +52,7 @@ export async function stripeBillingRoutes(app: App, { stripe, db, publicUrl, aud
   app.post(
     CHECKOUT_PATH,
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Start a Stripe Checkout to subscribe to a plan',
         description: "The price is the plan's Stripe price; the subscription is applied when Stripe's webhook reports it.",
@@ -88,6 +90,7 @@ export async function stripeBillingRoutes(app: App, { stripe, db, publicUrl, aud
   app.post(
     PORTAL_PATH,
     {
+      config: { session: 'required' },
       schema: {
         summary: "Open Stripe's Customer Portal: payment method, plan changes, cancellation, invoices",
         tags,
@@ -114,13 +117,14 @@ export async function stripeBillingRoutes(app: App, { stripe, db, publicUrl, aud
 export async function noPaymentRoutes(app: App) {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined))
-  const routes = [
-    [CHECKOUT_PATH, 'Start a Stripe Checkout'],
-    [PORTAL_PATH, "Open Stripe's Customer Portal"],
-    [STRIPE_WEBHOOK_PATH, 'Receive Stripe events']
-  ] as const
-  for (const [url, summary] of routes) {
-    app.post(url, { schema: { summary: `${summary} (404: this hub takes no payments)`, tags, response: errorResponses(401, 403, 404) } }, async () => {
+  // Each with the options of the route it stands for (webhook.ts): Stripe's calls carry no cookie.
+  const routes: [string, string, FastifyContextConfig][] = [
+    [CHECKOUT_PATH, 'Start a Stripe Checkout', { session: 'required' }],
+    [PORTAL_PATH, "Open Stripe's Customer Portal", { session: 'required' }],
+    [STRIPE_WEBHOOK_PATH, 'Receive Stripe events', { csrf: false }]
+  ]
+  for (const [url, summary, config] of routes) {
+    app.post(url, { config, schema: { summary: `${summary} (404: this hub takes no payments)`, tags, response: errorResponses(401, 403, 404) } }, async () => {
       throw notFound(NO_PAYMENTS)
     })
   }

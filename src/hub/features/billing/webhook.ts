@@ -31,7 +31,7 @@ export interface StripeWebhookOptions {
  * `POST /api/billing/webhook`, where Stripe posts its events (docs/billing.md, "With Stripe").
  * Its own encapsulated plugin: here alone the body is kept as the raw bytes Stripe signed, and
  * the signature is verified before anything is parsed or stored. Outside the session and CSRF
- * checks (paths.ts): the signature is what a call proves.
+ * checks (`csrf: false`, no session required): the signature is what a call proves.
  */
 export async function stripeWebhookRoutes(app: App, { stripe, webhookSecret, db, publicUrl, now }: StripeWebhookOptions) {
   const signatures = stripe.webhooks.signature
@@ -42,6 +42,8 @@ export async function stripeWebhookRoutes(app: App, { stripe, webhookSecret, db,
   app.post(
     STRIPE_WEBHOOK_PATH,
     {
+      // Stripe's calls carry no cookie; their signature is what they prove (docs/billing.md).
+      config: { csrf: false },
       schema: {
         summary: 'Receive Stripe events (signed with the endpoint secret)',
         description: 'Each event id is applied once; a retry or a replay answers 200 and changes nothing.',

@@ -53,6 +53,7 @@ export async function cspReportRoutes(app: App, options: CspReportRoutesOptions)
   app.post(
     '/api/csp-report',
     {
+      config: { csrf: false },
       bodyLimit: CSP_REPORT_BODY_LIMIT_BYTES,
       schemaErrorFormatter: formatReportBodyErrors,
       schema: {

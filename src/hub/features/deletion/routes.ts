@@ -44,6 +44,7 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
   app.delete(
     '/api/account',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Delete your account: every session ends and the hub erases what it holds about you',
         description:

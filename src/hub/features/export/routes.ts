@@ -36,15 +36,18 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429
 const tags = ['export']
 
 export async function exportRoutes(app: App, { datasets, audit, allowExport, applicationExports, userOf }: ExportRoutesOptions) {
+  // Signed out, a path below that matches no route answers 401 like the routes, not 404.
+  app.unknownPaths('/api/export', { session: 'required' })
   app.get(
     '/api/export',
-    { schema: { summary: 'What an export offers', tags, response: { 200: ExportOptions, ...errors } } },
+    { config: { session: 'required' }, schema: { summary: 'What an export offers', tags, response: { 200: ExportOptions, ...errors } } },
     async () => ({ formats: [...EXPORT_FORMATS], datasets: datasets.map(({ name, description }) => ({ name, description })) })
   )
 
   app.post(
     '/api/export',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Download everything the hub and the applications keep about you, as JSON or CSV',
         description:

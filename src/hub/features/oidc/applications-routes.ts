@@ -30,13 +30,14 @@ export interface ConnectedApplicationRoutesOptions {
 export async function connectedApplicationRoutes(app: App, { connectedApplications, privacy }: ConnectedApplicationRoutesOptions) {
   app.get(
     APPLICATIONS_PATH,
-    { schema: { summary: 'List the applications you let sign you in over OpenID Connect', tags, response: { 200: ApplicationsResponse, ...errorResponses(401) } } },
+    { config: { session: 'required' }, schema: { summary: 'List the applications you let sign you in over OpenID Connect', tags, response: { 200: ApplicationsResponse, ...errorResponses(401) } } },
     async (request) => ({ applications: await connectedApplications.list(sessionOf(request).userId) })
   )
 
   app.delete<{ Params: { clientId: string } }>(
     `${APPLICATIONS_PATH}/:clientId`,
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Disconnect an application: its grants end, and with them every token it holds for you',
         tags,

@@ -159,8 +159,11 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     endpoints.removeAllContentTypeParsers()
     endpoints.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
     endpoints.get(DISCOVERY_PATH, { schema: { hide } }, forward)
-    endpoints.all(`${OIDC_PATH_PREFIX}/*`, { schema: { hide } }, forward)
+    // Its endpoints authenticate their clients, and its forms carry their own proof (docs/oidc.md).
+    endpoints.all(`${OIDC_PATH_PREFIX}/*`, { config: { csrf: false }, schema: { hide } }, forward)
   })
+  // `/oidc` itself, which no endpoint takes, answers 404 outside the CSRF check as the endpoints below it.
+  app.unknownPaths(OIDC_PATH_PREFIX, { csrf: false })
 
   await app.register(async function interactions(pages) {
     pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -191,7 +194,8 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
 
     pages.post<{ Params: { uid: string }; Body: { decision: 'allow' | 'deny' } }>(
       `${OIDC_PATH_PREFIX}/interaction/:uid/consent`,
-      { schema: { hide, params: InteractionParams, body: ConsentBody } },
+      // Bound to the interaction cookie and the person's hub session instead of the CSRF header.
+      { config: { csrf: false }, schema: { hide, params: InteractionParams, body: ConsentBody } },
       async (request, reply) => {
         const details = await interactionOf(request, reply)
         const hubSession = await hubSessionOf(request)

@@ -70,6 +70,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.post(
     `${PASSKEYS_PATH}/options`,
     {
+      config: { session: 'required' },
       preHandler: addingPreHandlers,
       schema: {
         summary: 'Begin adding a passkey: options for navigator.credentials.create(), valid 5 minutes, once, in this session; the address must be verified (403)',
@@ -92,6 +93,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.post(
     PASSKEYS_PATH,
     {
+      config: { session: 'required' },
       preHandler: addingPreHandlers,
       schema: {
         summary: 'Finish adding a passkey with the browser’s answer to the options',
@@ -129,13 +131,14 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
 
   app.get(
     PASSKEYS_PATH,
-    { schema: { summary: 'List your passkeys, oldest first', tags, response: { 200: Type.Object({ passkeys: Type.Array(ListedPasskey) }), ...errorResponses(401) } } },
+    { config: { session: 'required' }, schema: { summary: 'List your passkeys, oldest first', tags, response: { 200: Type.Object({ passkeys: Type.Array(ListedPasskey) }), ...errorResponses(401) } } },
     async (request) => ({ passkeys: await passkeys.listOf(sessionOf(request).userId) })
   )
 
   app.patch(
     `${PASSKEYS_PATH}/:id`,
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Rename one of your passkeys',
         tags,
@@ -157,6 +160,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.delete(
     `${PASSKEYS_PATH}/:id`,
     {
+      config: { session: 'required' },
       preHandler,
       schema: {
         summary: 'Remove one of your passkeys: it no longer signs in',

@@ -43,15 +43,18 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse }
 const tags = ['privacy']
 
 export async function privacyRoutes(app: App, { privacy, userOf }: PrivacyRoutesOptions) {
+  // Signed out, a path below that matches no route answers 401 like the routes, not 404.
+  app.unknownPaths('/api/privacy', { session: 'required' })
   app.get(
     '/api/privacy/settings',
-    { schema: { summary: 'Get the privacy settings (defaults included)', tags, response: { 200: PrivacySettings, ...errors } } },
+    { config: { session: 'required' }, schema: { summary: 'Get the privacy settings (defaults included)', tags, response: { 200: PrivacySettings, ...errors } } },
     async (request) => privacy.settings(userOf(request))
   )
 
   app.put(
     '/api/privacy/settings',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Update part of the privacy settings',
         tags,
@@ -64,13 +67,13 @@ export async function privacyRoutes(app: App, { privacy, userOf }: PrivacyRoutes
 
   app.get(
     '/api/privacy/consent',
-    { schema: { summary: 'Get the consent history and the current decision per purpose', tags, response: { 200: ConsentOverview, ...errors } } },
+    { config: { session: 'required' }, schema: { summary: 'Get the consent history and the current decision per purpose', tags, response: { 200: ConsentOverview, ...errors } } },
     async (request) => privacy.consents(userOf(request))
   )
 
   app.post(
     '/api/privacy/consent',
-    { schema: { summary: 'Record a consent decision (append-only)', tags, body: ConsentBody, response: { 200: ConsentRecord, ...errors } } },
+    { config: { session: 'required' }, schema: { summary: 'Record a consent decision (append-only)', tags, body: ConsentBody, response: { 200: ConsentRecord, ...errors } } },
     async (request) => {
       const { purpose, granted, version } = request.body
       return privacy.recordConsent(userOf(request), { purpose, granted, version: version ?? null }, requestOrigin(request))

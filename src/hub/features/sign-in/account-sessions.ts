@@ -34,7 +34,7 @@ export interface AccountSessionRoutesOptions {
 export async function accountSessionRoutes(app: App, { accountSessions, sessionCookies, audit }: AccountSessionRoutesOptions) {
   app.get(
     SESSIONS_PATH,
-    { schema: { summary: 'List your sessions that have not ended', tags, response: { 200: SessionsListResponse, ...errorResponses(401) } } },
+    { config: { session: 'required' }, schema: { summary: 'List your sessions that have not ended', tags, response: { 200: SessionsListResponse, ...errorResponses(401) } } },
     async (request) => {
       const session = sessionOf(request)
       const sessions = await accountSessions.list(session.userId, session.id)
@@ -45,6 +45,7 @@ export async function accountSessionRoutes(app: App, { accountSessions, sessionC
   app.delete(
     `${SESSIONS_PATH}/:id`,
     {
+      config: { session: 'required' },
       schema: {
         summary: 'End one of your sessions; ending the current one signs you out',
         tags,
@@ -66,6 +67,7 @@ export async function accountSessionRoutes(app: App, { accountSessions, sessionC
   app.delete(
     SESSIONS_PATH,
     {
+      config: { session: 'required' },
       schema: {
         summary: 'End every session but the current one',
         tags,

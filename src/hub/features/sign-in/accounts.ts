@@ -23,6 +23,14 @@ export interface AccountRouteDependencies extends LoginDependencies {
   secondFactor?: SecondFactorGate
 }
 
+/**
+ * With an external provider the hub serves no sign-up or login (nor login's second step, below
+ * it): their paths answer 404, to callers who hold no CSRF token as to the others.
+ */
+export function signInNotServed(app: App): void {
+  for (const prefix of ['/api/auth/login', '/api/auth/signup']) app.unknownPaths(prefix, { csrf: false })
+}
+
 /** The built-in identity provider's sign-up and login (not served when an external provider is configured). */
 export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
   const { accounts, throttle, audit, now } = deps
@@ -31,6 +39,8 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
   app.post(
     '/api/auth/signup',
     {
+      // Where a session starts: the caller holds no token bound to one yet.
+      config: { csrf: false },
       schema: {
         summary: 'Create an account (HUB_SIGNUP=open)',
         tags: ['auth'],
@@ -55,6 +65,7 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
   app.post(
     '/api/auth/login',
     {
+      config: { csrf: false },
       schema: {
         summary: 'Sign in with email and password: returns an ID token and sets the auth and CSRF cookies',
         tags: ['auth'],

@@ -18,9 +18,12 @@ export interface RefreshDependencies {
 
 /** Renewing and ending a session. The session stage has already checked the cookie. */
 export async function refreshRoutes(app: App, { sessions, sessionCookies, audit, now }: RefreshDependencies) {
+  // Signed out, a path below answers 401 like the routes, not 404.
+  app.unknownPaths(REFRESH_PATH, { session: 'required' })
   app.post(
     REFRESH_PATH,
     {
+      config: { session: 'required' },
       schema: {
         summary: "Renew the auth cookie's expiry (never past the session's absolute lifetime)",
         tags: ['auth'],
@@ -40,6 +43,7 @@ export async function refreshRoutes(app: App, { sessions, sessionCookies, audit,
   app.delete(
     REFRESH_PATH,
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Sign out: revoke the session and clear the auth cookie',
         tags: ['auth'],
@@ -59,6 +63,7 @@ export async function refreshRoutes(app: App, { sessions, sessionCookies, audit,
   app.route({
     method: ['GET', 'PUT', 'PATCH'],
     url: REFRESH_PATH,
+    config: { session: 'required' },
     schema: { hide: true },
     handler: async (request, reply) => {
       throw methodNotAllowed(reply, request.method, ['POST', 'DELETE'])

@@ -27,9 +27,12 @@ export interface SsoDependencies {
 const JWKS_CACHE_SECONDS = 300
 
 export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, addedClaims, audit, now }: SsoDependencies) {
+  // Signed out, a path below that matches no route answers 401 like the route, not 404.
+  app.unknownPaths('/api/auth/generate-token', { session: 'required' })
   app.post(
     '/api/auth/generate-token',
     {
+      config: { session: 'required' },
       schema: {
         summary: 'Issue a five-minute SSO token for a registered application',
         tags: ['sso'],

@@ -39,6 +39,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.post(
     '/api/account/totp',
     {
+      config: { session: 'required' },
       preHandler: turningOnPreHandlers,
       schema: {
         summary: 'Start setting up an authenticator app: a new secret, pending until a code of it is confirmed; the address must be verified (403)',
@@ -52,6 +53,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.post(
     '/api/account/totp/confirm',
     {
+      config: { session: 'required' },
       preHandler: turningOnPreHandlers,
       schema: {
         summary: 'Confirm the pending set-up with a code from the app: two-step sign-in is on, and here are its recovery codes',
@@ -71,6 +73,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.delete(
     '/api/account/totp',
     {
+      config: { session: 'required' },
       preHandler: turningOnPreHandlers,
       schema: {
         summary: 'Turn two-step sign-in off (or drop a pending set-up): its recovery codes go with it',
@@ -88,6 +91,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.post(
     '/api/account/recovery-codes',
     {
+      config: { session: 'required' },
       preHandler,
       schema: {
         summary: 'New recovery codes: the old ones stop working',

@@ -32,6 +32,8 @@ export async function secondFactorRoute(app: App, deps: SecondFactorRouteDepende
   app.post(
     '/api/auth/login/second-factor',
     {
+      // The second step of a login holds no session either; its challenge is what it proves.
+      config: { csrf: false },
       schema: {
         summary: "Finish a login with a code from the authenticator app or a recovery code: login's answer and cookies",
         tags: ['auth'],

@@ -3,10 +3,18 @@ import fp from 'fastify-plugin'
 import { forbidden } from '../../../shared/errors.js'
 import { CSRF_COOKIE, CSRF_HEADER, csrfCookieOptions } from '../http/cookies.js'
 import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../security/csrf-token.js'
-import { OIDC_PATH_PREFIX } from '../../features/oidc/paths.js'
-import { isUnder, pathOf } from './request-path.js'
-import { CSP_REPORT_PATH } from '../security/security-headers.js'
-import { STRIPE_WEBHOOK_PATH } from '../../features/billing/paths.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `false`: the route takes state-changing requests without the CSRF header, because its
+     * callers hold no token yet (sign-in, sign-up) or prove themselves otherwise (a signature, a
+     * client's credentials, a form's own token). Every other route, and every unknown path, is
+     * checked.
+     */
+    csrf?: false
+  }
+}
 
 export interface CsrfOptions {
   cookieKeys: readonly string[]
@@ -17,23 +25,11 @@ export interface CsrfOptions {
 
 const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-/** Where a session starts (the caller holds no token yet), where browsers post CSP reports, and Stripe's webhook. */
-export const CSRF_EXEMPT_PATHS: ReadonlySet<string> = new Set([
-  '/api/auth/login',
-  // The second step of a login holds no session either; its challenge is what it proves.
-  '/api/auth/login/second-factor',
-  '/api/auth/set-cookie',
-  '/api/auth/signup',
-  CSP_REPORT_PATH,
-  // Stripe's calls carry no cookie; their signature is what they prove (docs/billing.md).
-  STRIPE_WEBHOOK_PATH
-])
-
 /**
- * Second stage: the double-submit check on every state-changing request outside the exempt
- * paths, and a fresh token cookie on any response to a request that lacks a valid one
- * (refusals, 404s, preflights and errors found before routing included). With a session the
- * token must also be bound to it; without one, equality is all there is to check.
+ * Second stage: the double-submit check on every state-changing request, unless its route says
+ * `config: { csrf: false }`, and a fresh token cookie on any response to a request that lacks a
+ * valid one (refusals, 404s, preflights and errors found before routing included). With a session
+ * the token must also be bound to it; without one, equality is all there is to check.
  */
 export const csrf = fp<CsrfOptions>(
   async function csrf(app: FastifyInstance, { cookieKeys, secureCookies, sessionIdOf }) {
@@ -61,11 +57,8 @@ export const csrf = fp<CsrfOptions>(
 
     // Callback hooks, not async ones: they run on every request and should cost no promise.
     app.addHook('onRequest', (request, _reply, done) => {
-      // Every read passes here: it is let through before its path is parsed.
-      if (!STATE_CHANGING_METHODS.has(request.method)) return done()
-      const path = pathOf(request)
-      // The OpenID Connect provider's endpoints authenticate their clients, and its forms carry their own proof (docs/oidc.md).
-      if (CSRF_EXEMPT_PATHS.has(path) || isUnder(path, OIDC_PATH_PREFIX)) return done()
+      // Every read passes here: it is let through before its route's options are read.
+      if (!STATE_CHANGING_METHODS.has(request.method) || app.pipelineOptionsOf(request).csrf === false) return done()
       const header = request.headers[CSRF_HEADER]
       if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
         return done(forbidden('CSRF token missing or incorrect'))
@@ -86,7 +79,7 @@ export const csrf = fp<CsrfOptions>(
       if (!holdsBoundToken(request)) reply.header('set-cookie', freshTokenCookie(request))
     })
   },
-  { name: 'csrf' }
+  { name: 'csrf', dependencies: ['route-options'] }
 )
 
 function isPubliclyCacheable(reply: FastifyReply): boolean {

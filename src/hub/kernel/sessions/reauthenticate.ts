@@ -103,6 +103,7 @@ export async function reauthenticateRoute(app: App, deps: ReauthenticateDependen
   app.post(
     '/api/auth/reauthenticate',
     {
+      config: { session: 'required' },
       schema: {
         summary: `Confirm ${oneOf(proofs.map((proof) => proof.named))}: sensitive changes are allowed for 10 minutes`,
         ...(description ? { description } : {}),

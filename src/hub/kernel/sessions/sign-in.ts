@@ -117,6 +117,8 @@ export async function setCookieRoute(app: App, deps: SetCookieDependencies) {
   app.post(
     '/api/auth/set-cookie',
     {
+      // The caller holds no session, so no token bound to one; the ID token is its proof.
+      config: { csrf: false },
       schema: {
         summary: 'Start a session from an ID token the browser obtained from the identity provider',
         tags: ['auth'],
