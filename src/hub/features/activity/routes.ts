@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import { sessionOf } from '../../kernel/pipeline/session.js'
+import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { ACTIVITY_PAGE_SIZE, type ActivityLog } from './activity.js'
 
 const ActivityQuery = Type.Object({

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import { sessionOf } from '../../kernel/pipeline/session.js'
+import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { SUBSCRIPTION_STATUSES } from './entitlements.js'
 import { INVOICES_SHOWN } from './invoices.js'
 import type { BillingOverviewOf } from './overview.js'

@@ -3,7 +3,7 @@ import { notFound } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
 import { requestOrigin } from '../../kernel/audit/context.js'
-import { sessionOf } from '../../kernel/pipeline/session.js'
+import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from './connected-applications.js'
 
 const APPLICATIONS_PATH = '/api/account/applications'

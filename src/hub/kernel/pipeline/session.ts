@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { unauthorized } from '../../../shared/errors.js'
 import { AUTH_COOKIE } from '../http/cookies.js'
-import type { ActiveSession, Sessions } from '../sessions/sessions.js'
+import type { Sessions } from '../sessions/sessions.js'
+// The request's `session` it sets is declared beside `sessionOf`, which routes read it with.
+import '../sessions/request-session.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,10 +14,6 @@ declare module 'fastify' {
      * below a prefix can say the same (`app.unknownPaths`), so they answer 401, not 404, when signed out.
      */
     session?: 'required'
-  }
-  interface FastifyRequest {
-    /** The signed-in session, set by the session stage on routes that require one. */
-    session: ActiveSession | null
   }
 }
 
@@ -39,9 +37,3 @@ export const sessionStage = fp<SessionStageOptions>(
   },
   { name: 'session-stage', dependencies: ['route-options'] }
 )
-
-/** The session of a request that passed the session stage. */
-export function sessionOf(request: FastifyRequest): ActiveSession {
-  if (!request.session) throw unauthorized('Sign in required')
-  return request.session
-}

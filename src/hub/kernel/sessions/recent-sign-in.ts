@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { unauthorized } from '../../../shared/errors.js'
-import { sessionOf } from '../pipeline/session.js'
+import { sessionOf } from './request-session.js'
 import type { SessionsRepository } from './repository.js'
 
 /** How recent a proof of who holds the session must be for a sensitive change. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { forbidden } from '../../../shared/errors.js'
-import { sessionOf } from '../pipeline/session.js'
+import { sessionOf } from './request-session.js'
 import type { UsersRepository } from '../accounts/repository.js'
 
 /** The 403 of a sign-in method added to an account whose address no mailed link has proven yet. */
