@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database, UserKeyedTable } from '../../../shared/database/schema.js'
+import type { RemoveApplications } from '../../kernel/records/consents.js'
 
 /**
  * What a password reset that is the first proof of the account's address does with each table
@@ -47,12 +48,8 @@ export interface RemovedOnFirstProof {
   applications: number
 }
 
-/**
- * Removes, in the reset's transaction, every application the account's earlier holder let sign in
- * as it, and answers how many: the OpenID Connect provider's, whose grants and remembered consents
- * go (`removeApplicationsOfEarlierHolder`, which app.ts passes in).
- */
-export type RemoveApplications = (trx: Kysely<Database>, userId: string, now: Date) => Promise<number>
+/** The applications the earlier holder let sign in: the kernel's point, which the OpenID Connect feature fills. */
+export type { RemoveApplications }
 
 /**
  * Deletes, in the reset's transaction, every way in that the account's earlier holder may have

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
-import type { RequestOrigin } from '../../kernel/audit/context.js'
+import type { ConsentLog, WithdrawConsents } from '../../kernel/records/consents.js'
 
 export interface ConnectedApplication {
   clientId: string
@@ -16,15 +16,10 @@ export function consentPurposeOf(clientId: string): string {
 }
 
 /**
- * What the provider keeps of consent decisions, and reads back: the hub's consent log (the privacy
- * feature's, docs/privacy.md), handed in by app.ts. A decision about a client is recorded under
- * `consentPurposeOf(clientId)`, its `version` the scopes allowed.
+ * The provider records each consent decision in the hub's consent log (the kernel's `ConsentLog`,
+ * which the privacy feature keeps) under `consentPurposeOf(clientId)`, its `version` the scopes allowed.
  */
-export interface ConsentLog {
-  recordConsent(userId: string, decision: { purpose: string; granted: boolean; version: string | null }, origin: RequestOrigin): Promise<unknown>
-  /** The last decision recorded for each purpose. */
-  consents(userId: string): Promise<{ current: Readonly<Record<string, { granted: boolean; version: string | null }>> }>
-}
+export type { ConsentLog, WithdrawConsents }
 
 /**
  * The applications a person let sign them in: the provider's live grants, one entry per client
@@ -87,13 +82,6 @@ export async function deleteGrants(db: Kysely<Database>, grantIds: string[]): Pr
 }
 
 export type ConnectedApplications = ReturnType<typeof createConnectedApplications>
-
-/**
- * Withdraws the consents a person has granted whose purpose starts with `purposePrefix`, in the
- * transaction `trx`, and answers the purposes withdrawn: the privacy feature's
- * `withdrawGrantedConsents`, which app.ts passes in.
- */
-export type WithdrawConsents = (trx: Kysely<Database>, userId: string, purposePrefix: string, now: Date) => Promise<string[]>
 
 /**
  * Every application an account's earlier holder let sign in as it, gone in the first proof's

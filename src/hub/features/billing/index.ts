@@ -1,0 +1,47 @@
+import type { StripeConfig } from '../../../shared/billing-config.js'
+import type { HubFeature } from '../../kernel/feature.js'
+import type { Kernel } from '../../kernel/kernel.js'
+import { cancelStripeSubscriptionOf } from './cancel-on-deletion.js'
+import { billingClaims } from './claims.js'
+import { billingDataset } from './export.js'
+import { createInvoices } from './invoices.js'
+import { billingOverview } from './overview.js'
+import { billingPages } from './pages.js'
+import { createPlans } from './plans.js'
+import { billingRoutes } from './routes.js'
+import { createStripeClient } from './stripe-client.js'
+import { noPaymentRoutes, stripeBillingRoutes } from './stripe-routes.js'
+import { createSubscriptions } from './subscriptions.js'
+import { scheduleWebhookEventPruning } from './webhook-events-pruning.js'
+import { stripeWebhookRoutes } from './webhook.js'
+
+/**
+ * Plans and payments (docs/billing.md): the hub's own records, so served whichever provider signs
+ * people in; payments through Stripe when the operator plugs it in (`stripe`, from
+ * STRIPE_SECRET_KEY), else the plan set by hand. The plan reaches the tokens as claims.
+ */
+export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined): HubFeature {
+  const { db, config, audit, now, logger } = kernel
+  const subscriptions = createSubscriptions(db, config.billing.graceDays)
+  const payments = stripe && { stripe: createStripeClient(stripe), webhookSecret: stripe.webhookSecret }
+  const plans = createPlans(db)
+  // What `GET /api/billing` and the billing page show: the same rule as the tokens' claims.
+  const overviewOf = billingOverview(subscriptions, createInvoices(db), now)
+  return {
+    async routes(app) {
+      if (payments) {
+        await app.register(stripeBillingRoutes, { stripe: payments.stripe, db, publicUrl: config.publicUrl, audit, now })
+        await app.register(stripeWebhookRoutes, { ...payments, db, publicUrl: config.publicUrl, now })
+      } else {
+        await app.register(noPaymentRoutes)
+      }
+      await app.register(billingRoutes, { overviewOf })
+    },
+    jobs: payments ? [() => scheduleWebhookEventPruning(db, now, logger)] : [],
+    claims: billingClaims(subscriptions),
+    // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
+    pages: () => billingPages({ overviewOf, plans, payments: payments !== undefined }),
+    datasets: [billingDataset(db)],
+    beforeErasure: (userId) => cancelStripeSubscriptionOf(db, payments?.stripe, userId)
+  }
+}

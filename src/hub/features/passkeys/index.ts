@@ -1,0 +1,43 @@
+import type { HubFeature } from '../../kernel/feature.js'
+import type { BuiltinProvider, Kernel } from '../../kernel/kernel.js'
+import { createPasskeyAssertions } from './assertions.js'
+import { passkeysDataset } from './export.js'
+import { passkeySignInPages } from './pages.js'
+import { passkeyProof } from './proof.js'
+import { createPasskeyRepository } from './repository.js'
+import { passkeyRoutes } from './routes.js'
+
+/**
+ * Passkeys: what they keep is exported whichever provider signs people in; signing in with one,
+ * adding one and confirming a session with one are the built-in provider's (given its `builtin`).
+ */
+export function passkeysFeature(kernel: Kernel, builtin: BuiltinProvider | undefined): HubFeature {
+  const { db, config, now } = kernel
+  const passkeys = createPasskeyRepository(db)
+  const datasets = [passkeysDataset(passkeys)]
+  if (!builtin) return { datasets }
+  const assertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
+  return {
+    async routes(app) {
+      const { sessions, sessionCookies, audit } = kernel
+      await app.register(passkeyRoutes, {
+        sessions,
+        sessionCookies,
+        audit,
+        now,
+        db,
+        passkeys,
+        assertions,
+        idTokens: builtin.idTokens,
+        newDeviceNotices: builtin.newDeviceNotices,
+        throttle: kernel.throttle,
+        recentSignIn: kernel.recentSignIn,
+        users: kernel.users,
+        mailQueue: kernel.mailQueue,
+        publicUrl: config.publicUrl
+      })
+    },
+    signInMethod: { pages: passkeySignInPages(passkeys), proof: passkeyProof(assertions) },
+    datasets
+  }
+}
