@@ -1,10 +1,10 @@
 import type { AuditEventType } from '../../../kernel/audit/events.js'
 import { type ApplicationNames, applicationName, purposeLabel } from '../../../kernel/pages/application-names.js'
-import type { MessageKey, Translate } from '../../../kernel/pages/i18n/index.js'
 import type { ActivityEvent } from '../activity.js'
+import type { ActivityMessageKey, ActivityTranslate } from '../messages.js'
 
 /** Each type's sentence in the catalogues: a type without one does not compile (and a test names it). */
-export const activitySentenceKey = (type: AuditEventType): MessageKey => `activity.event.${type}`
+export const activitySentenceKey = (type: AuditEventType): ActivityMessageKey => `activity.event.${type}`
 
 /** Types whose sentence already names the device ("Signed in from Chrome on Linux"). */
 export const SENTENCE_NAMES_DEVICE: ReadonlySet<AuditEventType> = new Set(['signin', 'signin.failed', 'session.refreshed'])
@@ -14,7 +14,7 @@ export const SENTENCE_NAMES_DEVICE: ReadonlySet<AuditEventType> = new Set(['sign
  * the event shows (`ACTIVITY_DETAIL_FIELDS`), plus `{device}`; a few types read differently by detail.
  * Applications are named as the pages name them (`names`), not by their ids.
  */
-export function activitySentence(t: Translate, { type, detail }: ActivityEvent, device: string, names: ApplicationNames): string {
+export function activitySentence(t: ActivityTranslate, { type, detail }: ActivityEvent, device: string, names: ApplicationNames): string {
   switch (type) {
     case 'session.ended':
       return detail.scope === 'others' ? t('activity.event.session.ended.others', { count: Number(detail.count ?? 0) }) : t(activitySentenceKey(type))

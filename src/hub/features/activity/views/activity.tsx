@@ -4,6 +4,7 @@ import { deviceLabel } from '../../../kernel/pages/views/device-label.js'
 import { deviceOf } from '../../../kernel/http/device.js'
 import type { ActivityPage as ActivityList } from '../activity.js'
 import { SENTENCE_NAMES_DEVICE, activitySentence } from './activity-sentence.js'
+import { activityTranslator } from '../messages.js'
 
 export interface ActivityPageProps {
   context: PageContext
@@ -15,7 +16,8 @@ export interface ActivityPageProps {
 
 /** The person's activity log, a page at a time; plain links page through it, no script needed. */
 export function ActivityPage({ context, activity: { events, nextCursor }, older, names }: ActivityPageProps) {
-  const { t, language } = context
+  const { language } = context
+  const t = activityTranslator(language)
   return (
     <Layout context={context} title={t('activity.title')}>
       <p>
