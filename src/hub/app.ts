@@ -63,6 +63,7 @@ import { refreshRoutes } from './features/sign-in/refresh.js'
 import { setCookieRoute } from './kernel/sessions/sign-in.js'
 import { ssoRoutes } from './features/sso/routes.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import { ACTIVITY_READINGS } from './activity.js'
 import { createActivityLog } from './features/activity/activity.js'
 import { activityRoutes } from './features/activity/routes.js'
 import { auditRequests } from './kernel/audit/context.js'
@@ -312,7 +313,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const accountSessions = createAccountSessions({ db, repository: sessionsRepository, sessions, securityEvents, now })
   await app.register(accountSessionRoutes, { accountSessions, sessionCookies, audit })
   // The hub's own records, so served whichever provider signs people in (docs/activity.md).
-  const activity = createActivityLog(db, now)
+  const activity = createActivityLog(db, now, ACTIVITY_READINGS)
   await app.register(activityRoutes, { activity })
   if (payments) {
     await app.register(stripeBillingRoutes, { stripe: payments.stripe, db, publicUrl: config.publicUrl, audit, now })

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { ACTIVITY_READINGS } from '../../../../src/hub/activity.js'
 import { LANGUAGES } from '../../../../src/hub/kernel/language/language.js'
 import { CATALOGUES, featureTranslator, translatorFor } from '../../../../src/hub/kernel/pages/i18n/index.js'
 
@@ -49,6 +50,16 @@ describe('page catalogues', () => {
     const owners = new Map<string, string[]>()
     for (const [owner, catalogues] of ALL) for (const key of Object.keys(catalogues.en!)) owners.set(key, [...(owners.get(key) ?? []), owner])
     expect([...owners].filter(([, keyOwners]) => keyOwners.length > 1)).toEqual([])
+  })
+
+  it.each(Object.entries(ACTIVITY_READINGS))('the activity sentences of %s have every language, none empty, the same placeholders', (_type, reading) => {
+    for (const sentence of [reading.sentence, ...Object.values(reading.variants ?? {})]) {
+      expect(Object.keys(sentence).sort()).toEqual([...LANGUAGES].sort())
+      for (const text of Object.values(sentence)) {
+        expect(text.trim()).not.toBe('')
+        expect(placeholders(text)).toEqual(placeholders(sentence.en))
+      }
+    }
   })
 
   it('fills placeholders and leaves unknown ones visible', () => {
