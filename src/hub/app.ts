@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie'
 import { allowedHosts } from '../shared/http/allowed-hosts.js'
 import type { App } from '../shared/http/server.js'
+import { ACTIVITY_READINGS } from './activity.js'
 import { ERASURE_STEPS } from './erasure.js'
 import { accountFeature } from './features/account/index.js'
 import { activityFeature } from './features/activity/index.js'
@@ -43,7 +44,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     ...(builtin ? [accountFeature(kernel, builtin)] : []),
     passkeysFeature(kernel, builtin),
     ...(builtin ? [twoStepFeature(kernel, builtin)] : []),
-    activityFeature(kernel),
+    activityFeature(kernel, ACTIVITY_READINGS),
     // Payments through Stripe when the operator plugs it in (STRIPE_SECRET_KEY, docs/billing.md).
     billingFeature(kernel, config.billing.stripe),
     deletionFeature(kernel, ERASURE_STEPS),

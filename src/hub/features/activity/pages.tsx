@@ -7,7 +7,7 @@ import { ActivityPage } from './views/activity.js'
 const ActivityQuery = Type.Object({ cursor: Type.Optional(Type.Unknown({ description: 'Where the older page starts' })) })
 
 /** The activity page: the same pages as `GET /api/account/activity` (docs/activity.md). */
-export function activityPages(activity: Pick<ActivityLog, 'page'>): HubPage[] {
+export function activityPages(activity: Pick<ActivityLog, 'page' | 'readings'>): HubPage[] {
   /** The page a link asks for; a garbled link to an older page shows the newest one rather than an error. */
   const activityPageFor = async (userId: string, cursor: unknown) => {
     const limit = ACTIVITY_PAGE_SIZE.default
@@ -28,7 +28,7 @@ export function activityPages(activity: Pick<ActivityLog, 'page'>): HubPage[] {
       async render({ request, reply, session, shell }) {
         const { cursor } = request.query as { cursor?: unknown }
         const [{ list, older }, names] = await Promise.all([activityPageFor(session.userId, cursor), shell.applicationNamesNow()])
-        return <ActivityPage context={await shell.contextOf(request, reply, session)} activity={list} older={older} names={names} />
+        return <ActivityPage context={await shell.contextOf(request, reply, session)} activity={list} readings={activity.readings} older={older} names={names} />
       }
     }
   ]

@@ -1,9 +1,9 @@
-import type { Translate } from '../../kernel/pages/i18n/index.js'
 import { ColumnHeadings, FormMessage, type PageContext, Timestamp } from '../../kernel/pages/layout.js'
 import type { SignInMethodPages } from '../../kernel/pages/shell.js'
 import { ConfirmAddressFirst } from '../../kernel/pages/views/confirm-address-first.js'
 import type { ListedPasskey, PasskeyRepository } from './repository.js'
 import { PASSKEY_NOT_ACCEPTED } from './schemas.js'
+import { type PasskeysTranslate, passkeysTranslator } from './messages.js'
 
 /**
  * Passkeys on the pages: the login page's passkey button, the security page's section and, for a
@@ -11,19 +11,19 @@ import { PASSKEY_NOT_ACCEPTED } from './schemas.js'
  */
 export function passkeySignInPages(passkeys: Pick<PasskeyRepository, 'listOf'>): SignInMethodPages {
   return {
-    loginForms: (t, next) => <PasskeySignInForm t={t} next={next} />,
+    loginForms: (language, next) => <PasskeySignInForm t={passkeysTranslator(language)} next={next} />,
     stateOf: async (userId) => {
       const listed = await passkeys.listOf(userId)
       return {
         section: (context, addressVerified) => <PasskeysSection context={context} passkeys={listed} addressVerified={addressVerified} />,
-        recentSignIn: listed.length > 0 ? { form: (t) => <ReauthenticateWithPasskey t={t} />, replacesPassword: false } : undefined
+        recentSignIn: listed.length > 0 ? { form: (language) => <ReauthenticateWithPasskey t={passkeysTranslator(language)} />, replacesPassword: false } : undefined
       }
     }
   }
 }
 
 /** A discoverable passkey: no address asked for, the browser offers the ones it holds for the hub. */
-function PasskeySignInForm({ t, next }: { t: Translate; next: string | undefined }) {
+function PasskeySignInForm({ t, next }: { t: PasskeysTranslate; next: string | undefined }) {
   return (
     <form
       class="stacked-form"
@@ -44,7 +44,7 @@ function PasskeySignInForm({ t, next }: { t: Translate; next: string | undefined
 }
 
 /** The recent-sign-in dialog's form for a person with a passkey. */
-function ReauthenticateWithPasskey({ t }: { t: Translate }) {
+function ReauthenticateWithPasskey({ t }: { t: PasskeysTranslate }) {
   return (
     <form
       class="stacked-form"
@@ -61,7 +61,8 @@ function ReauthenticateWithPasskey({ t }: { t: Translate }) {
 }
 
 /** Each passkey renames in its own row; the section's message line serves the rows' buttons. */
-function PasskeysSection({ context: { t, language }, passkeys, addressVerified }: { context: PageContext; passkeys: ListedPasskey[]; addressVerified: boolean }) {
+function PasskeysSection({ context: { language }, passkeys, addressVerified }: { context: PageContext; passkeys: ListedPasskey[]; addressVerified: boolean }) {
+  const t = passkeysTranslator(language)
   return (
     <section aria-labelledby="passkeys-heading" data-msg-passkey-cancelled={t('passkeys.cancelled')} data-msg-email-taken={t('passkeys.taken')}>
       <h2 id="passkeys-heading">{t('passkeys.heading')}</h2>

@@ -1,10 +1,10 @@
-import type { Translate } from '../../kernel/pages/i18n/index.js'
 import { FormMessage, type PageContext } from '../../kernel/pages/layout.js'
 import type { SignInMethodPages } from '../../kernel/pages/shell.js'
 import { ConfirmAddressFirst } from '../../kernel/pages/views/confirm-address-first.js'
 import type { TwoStepRepository } from './repository.js'
 import { CHALLENGE_INVALID } from './second-factor-route.js'
 import { WRONG_CODE } from './two-step.js'
+import { type TwoStepTranslate, twoStepTranslator } from './messages.js'
 
 export interface TwoStepState {
   on: boolean
@@ -18,13 +18,13 @@ export interface TwoStepState {
  */
 export function twoStepSignInPages(twoStep: Pick<TwoStepRepository, 'credentialOf' | 'recoveryCodesLeft'>): SignInMethodPages {
   return {
-    loginForms: (t, next) => <SecondStepForms t={t} next={next} />,
+    loginForms: (language, next) => <SecondStepForms t={twoStepTranslator(language)} next={next} />,
     stateOf: async (userId) => {
       const [credential, recoveryCodesLeft] = await Promise.all([twoStep.credentialOf(userId), twoStep.recoveryCodesLeft(userId)])
       const state: TwoStepState = { on: credential?.confirmedAt != null, recoveryCodesLeft }
       return {
         section: (context, addressVerified) => <TwoStepSection context={context} state={state} addressVerified={addressVerified} />,
-        recentSignIn: state.on ? { form: (t) => <ReauthenticateWithCode t={t} />, replacesPassword: true } : undefined
+        recentSignIn: state.on ? { form: (language) => <ReauthenticateWithCode t={twoStepTranslator(language)} />, replacesPassword: true } : undefined
       }
     }
   }
@@ -34,7 +34,7 @@ export function twoStepSignInPages(twoStep: Pick<TwoStepRepository, 'credentialO
  * The second step, when the password step answers that the account asks for a code: templates the
  * script puts in the password form's place, a code from the app or, instead, a recovery code.
  */
-function SecondStepForms({ t, next }: { t: Translate; next: string | undefined }) {
+function SecondStepForms({ t, next }: { t: TwoStepTranslate; next: string | undefined }) {
   const kinds = [
     { kind: 'code', field: 'code', label: t('secondStep.code'), intro: t('secondStep.intro'), other: t('secondStep.useRecoveryCode'), wrong: t('secondStep.wrongCode') },
     { kind: 'recovery-code', field: 'recoveryCode', label: t('secondStep.recoveryCode'), intro: t('secondStep.recoveryIntro'), other: t('secondStep.useCode'), wrong: t('secondStep.wrongRecoveryCode') }
@@ -78,7 +78,7 @@ function SecondStepForms({ t, next }: { t: Translate; next: string | undefined }
 }
 
 /** The recent-sign-in dialog's form with two-step sign-in on: a code of the app, never the password alone. */
-function ReauthenticateWithCode({ t }: { t: Translate }) {
+function ReauthenticateWithCode({ t }: { t: TwoStepTranslate }) {
   return (
     <form class="stacked-form" data-form="reauthenticate-code" data-refusal={WRONG_CODE} data-msg-invalid-credentials={t('secondStep.wrongCode')}>
       <label for="reauth-code">{t('reauth.code')}</label>
@@ -95,7 +95,8 @@ function ReauthenticateWithCode({ t }: { t: Translate }) {
  * The state (`data-two-step-state`) is one block the script replaces once the set-up is confirmed,
  * so the section never says both "off" and "on".
  */
-function TwoStepSection({ context: { t }, state, addressVerified }: { context: PageContext; state: TwoStepState; addressVerified: boolean }) {
+function TwoStepSection({ context: { language }, state, addressVerified }: { context: PageContext; state: TwoStepState; addressVerified: boolean }) {
+  const t = twoStepTranslator(language)
   return (
     <section
       aria-labelledby="two-step-heading"

@@ -20,8 +20,12 @@ export function isLanguage(value: unknown): value is Language {
 
 /** Looks messages up in one language's catalogue and fills in their `{name}` placeholders. */
 export function catalogueTranslator<Key extends string>(catalogue: Record<Key, string>) {
-  return (key: Key, values: Record<string, string | number> = {}): string =>
-    catalogue[key].replace(/\{(\w+)\}/g, (placeholder, name: string) => String(values[name] ?? placeholder))
+  return (key: Key, values: Record<string, string | number> = {}): string => fillPlaceholders(catalogue[key], values)
+}
+
+/** Fills a message's `{name}` placeholders; one without a value stays visible. */
+export function fillPlaceholders(text: string, values: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => String(values[name] ?? placeholder))
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { VNode } from 'preact'
 import type { TObject } from 'typebox'
 import type { ApplicationNames } from './application-names.js'
-import type { Translate } from './i18n/index.js'
+import type { Language } from '../language/language.js'
 import type { PageContext } from './layout.js'
 
 /** The signed-in person behind a page request. */
@@ -74,8 +74,8 @@ export type PageSection = (session: PageSession) => Promise<(context: PageContex
  * form in the recent-sign-in dialog.
  */
 export interface SignInMethodPages {
-  /** Its forms under the login page's password form; `next`, where to go after signing in. */
-  loginForms: (t: Translate, next: string | undefined) => VNode
+  /** Its forms under the login page's password form, in the page's language; `next`, where to go after signing in. */
+  loginForms: (language: Language, next: string | undefined) => VNode
   stateOf: (userId: string) => Promise<SignInMethodState>
 }
 
@@ -83,8 +83,8 @@ export interface SignInMethodState {
   /** Its section of the security page; with `addressVerified` false nothing may be added yet (docs/account.md). */
   section: (context: PageContext, addressVerified: boolean) => VNode
   /**
-   * Its form in the "confirm it is you" dialog when it can confirm a recent sign-in now;
-   * `replacesPassword` when the API then refuses the password alone.
+   * Its form in the "confirm it is you" dialog, in the page's language, when it can confirm a
+   * recent sign-in now; `replacesPassword` when the API then refuses the password alone.
    */
-  recentSignIn?: { form: (t: Translate) => VNode; replacesPassword: boolean }
+  recentSignIn?: { form: (language: Language) => VNode; replacesPassword: boolean }
 }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { AUDIT_EVENT_TYPES, type AuditEventType } from '../../../../src/hub/kernel/audit/events.js'
 import { createAuditTrail } from '../../../../src/hub/kernel/audit/repository.js'
 import { createOidcClients } from '../../../../src/hub/features/oidc/clients.js'
-import { CATALOGUES } from '../../../../src/hub/kernel/pages/i18n/index.js'
+import { ACTIVITY_READINGS } from '../../../../src/hub/activity.js'
 import type { App } from '../../../../src/shared/http/server.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { GOOD_PASSWORD, type SignedIn, expectStrictPageCsp, hubAppPerSuite, pageCookies, signUpAndLogIn, signedInBy, uniqueEmail } from '../../../helpers/hub-app.js'
@@ -44,9 +44,8 @@ const sentencesIn = (html: string) => [...html.matchAll(/<tr data-type="[^"]+"><
 
 describe('the activity page', () => {
   it.each(AUDIT_EVENT_TYPES)('has a sentence for "%s" in every language', (type) => {
-    for (const [language, catalogue] of Object.entries(CATALOGUES)) {
-      const sentence = (catalogue as Record<string, string | undefined>)[`activity.event.${type}`]
-      expect(sentence?.trim(), `${language}: activity.event.${type}`).toBeTruthy()
+    for (const [language, sentence] of Object.entries((ACTIVITY_READINGS as Partial<typeof ACTIVITY_READINGS>)[type]?.sentence ?? { en: undefined })) {
+      expect(sentence?.trim(), `${language}: ${type}`).toBeTruthy()
     }
   })
 

@@ -8,6 +8,7 @@ import { PasswordConfirmedForm } from '../../../kernel/pages/views/password-conf
 import { NewPasswordInput, PasswordHint } from '../../../kernel/pages/views/passwords.js'
 import { RecentSignInDialog } from '../../../kernel/pages/views/recent-sign-in-dialog.js'
 import type { Profile } from '../repository.js'
+import { accountTranslator } from '../messages.js'
 
 export interface AccountPageProps {
   context: PageContext
@@ -27,7 +28,7 @@ export interface AccountPageProps {
 
 /** Profile, address and password of the built-in provider's account, each its own form, and its deletion. */
 export function AccountPage({ context, profile, wrongPasswordError, signInMethods, sections, mailOutbox, userId }: AccountPageProps) {
-  const { t } = context
+  const t = accountTranslator(context.language)
   return (
     <Layout context={context} title={t('account.title')}>
       <ProfileForm context={context} profile={profile} />
@@ -39,13 +40,14 @@ export function AccountPage({ context, profile, wrongPasswordError, signInMethod
       </p>
       <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} email={profile.email} />
       <p class="hint">{t('account.userId', { userId })}</p>
-      <RecentSignInDialog t={t} methods={signInMethods} wrongPasswordError={wrongPasswordError} email={profile.email} />
+      <RecentSignInDialog context={context} methods={signInMethods} wrongPasswordError={wrongPasswordError} email={profile.email} />
     </Layout>
   )
 }
 
 /** A name cannot be cleared once set (the API refuses an empty one), so the field is required then. */
-function ProfileForm({ context: { t, language: pageLanguage }, profile }: Pick<AccountPageProps, 'context' | 'profile'>) {
+function ProfileForm({ context: { language: pageLanguage }, profile }: Pick<AccountPageProps, 'context' | 'profile'>) {
+  const t = accountTranslator(pageLanguage)
   return (
     <section aria-labelledby="profile-heading">
       <h2 id="profile-heading">{t('account.profile')}</h2>
@@ -81,7 +83,8 @@ function ProfileForm({ context: { t, language: pageLanguage }, profile }: Pick<A
   )
 }
 
-function AddressSection({ context: { t }, profile, wrongPasswordError, mailOutbox }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError' | 'mailOutbox'>) {
+function AddressSection({ context: { language }, profile, wrongPasswordError, mailOutbox }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError' | 'mailOutbox'>) {
+  const t = accountTranslator(language)
   return (
     <section aria-labelledby="address-heading" data-msg-done={t('account.resent', { email: profile.email })}>
       <h2 id="address-heading">{t('account.address')}</h2>
@@ -123,7 +126,8 @@ function AddressSection({ context: { t }, profile, wrongPasswordError, mailOutbo
   )
 }
 
-function PasswordSection({ context: { t }, profile, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError'>) {
+function PasswordSection({ context: { language }, profile, wrongPasswordError }: Pick<AccountPageProps, 'context' | 'profile' | 'wrongPasswordError'>) {
+  const t = accountTranslator(language)
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">{t('form.password')}</h2>

@@ -1,5 +1,6 @@
 import { loginPathReturningTo } from '../../../kernel/language/next-path.js'
 import { FormMessage, Layout, type PageContext } from '../../../kernel/pages/layout.js'
+import { accountTranslator } from '../messages.js'
 
 /** The pages a mailed link opens to prove an inbox: the path, the API the token goes to, and their text. */
 export const MAILED_LINK_PAGES = {
@@ -26,7 +27,8 @@ export type MailedLinkPath = keyof typeof MAILED_LINK_PAGES
  * this tab's sessionStorage meanwhile (see docs/account.md), since the way back loses the fragment.
  */
 export function MailedLinkPage({ context, path }: { context: PageContext; path: MailedLinkPath }) {
-  const { t, signedIn } = context
+  const { signedIn } = context
+  const t = accountTranslator(context.language)
   const page = MAILED_LINK_PAGES[path]
   return (
     <Layout context={context} title={t(page.title)}>

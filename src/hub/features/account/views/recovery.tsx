@@ -1,13 +1,14 @@
 import { FormMessage, Layout, type PageContext } from '../../../kernel/pages/layout.js'
 import { MailOutboxNote } from '../../../kernel/pages/views/mail-outbox-note.js'
 import { NewPasswordInput, PasswordHint } from '../../../kernel/pages/views/passwords.js'
+import { accountTranslator } from '../messages.js'
 
 /**
  * Asks for a reset link; the answer is the same whether the address has an account or not. With
  * `mailOutbox` (the command that reads the outbox) the link is written there, and the page says so.
  */
 export function ForgotPasswordPage({ context, mailOutbox }: { context: PageContext; mailOutbox: string | undefined }) {
-  const { t } = context
+  const t = accountTranslator(context.language)
   return (
     <Layout context={context} title={t('forgot.title')}>
       <p>{t('forgot.intro')}</p>
@@ -30,7 +31,7 @@ export function ForgotPasswordPage({ context, mailOutbox }: { context: PageConte
  * server never sees: the script takes it from there (see `data-link-token`).
  */
 export function ResetPasswordPage({ context, linkRefusedError }: { context: PageContext; linkRefusedError: string }) {
-  const { t } = context
+  const t = accountTranslator(context.language)
   return (
     <Layout context={context} title={t('reset.title')}>
       <p>{t('reset.intro')}</p>

@@ -1,31 +1,38 @@
+import type { ActivityReading } from '../../../kernel/audit/activity.js'
 import type { AuditEventType } from '../../../kernel/audit/events.js'
+import { type Language, fillPlaceholders } from '../../../kernel/language/language.js'
 import { type ApplicationNames, applicationName, purposeLabel } from '../../../kernel/pages/application-names.js'
-import type { MessageKey, Translate } from '../../../kernel/pages/i18n/index.js'
+import type { Translate } from '../../../kernel/pages/i18n/index.js'
 import type { ActivityEvent } from '../activity.js'
-
-/** Each type's sentence in the catalogues: a type without one does not compile (and a test names it). */
-export const activitySentenceKey = (type: AuditEventType): MessageKey => `activity.event.${type}`
 
 /** Types whose sentence already names the device ("Signed in from Chrome on Linux"). */
 export const SENTENCE_NAMES_DEVICE: ReadonlySet<AuditEventType> = new Set(['signin', 'signin.failed', 'session.refreshed'])
 
 /**
- * The event in the page's words. The sentence's `{placeholders}` are named after the detail fields
- * the event shows (`ACTIVITY_DETAIL_FIELDS`), plus `{device}`; a few types read differently by detail.
+ * The event in the page's words, by its type's reading (declared by the part that records it,
+ * src/hub/activity.ts). The sentence's `{placeholders}` are named after the detail fields the
+ * event shows, plus `{device}`; a few types read differently by detail (a variant of the reading).
  * Applications are named as the pages name them (`names`), not by their ids.
  */
-export function activitySentence(t: Translate, { type, detail }: ActivityEvent, device: string, names: ApplicationNames): string {
+export function activitySentence(
+  { t, language }: { t: Translate; language: Language },
+  reading: ActivityReading,
+  { type, detail }: ActivityEvent,
+  device: string,
+  names: ApplicationNames
+): string {
+  const say = (sentence: Readonly<Record<Language, string>>, values?: Record<string, string | number>) => fillPlaceholders(sentence[language], values)
   switch (type) {
     case 'session.ended':
-      return detail.scope === 'others' ? t('activity.event.session.ended.others', { count: Number(detail.count ?? 0) }) : t(activitySentenceKey(type))
+      return detail.scope === 'others' && reading.variants?.others ? say(reading.variants.others, { count: Number(detail.count ?? 0) }) : say(reading.sentence)
     case 'consent.recorded':
-      return t(detail.granted === false ? 'activity.event.consent.recorded.withdrawn' : activitySentenceKey(type), { purpose: purposeLabel(t, String(detail.purpose ?? ''), names) })
+      return say((detail.granted === false ? reading.variants?.withdrawn : undefined) ?? reading.sentence, { purpose: purposeLabel(t, String(detail.purpose ?? ''), names) })
     case 'sso-token.issued':
-      return t(activitySentenceKey(type), { audience: applicationName(names, String(detail.audience ?? '')) })
+      return say(reading.sentence, { audience: applicationName(names, String(detail.audience ?? '')) })
     case 'export.created':
-      return t(activitySentenceKey(type), { format: String(detail.format ?? '').toUpperCase() })
+      return say(reading.sentence, { format: String(detail.format ?? '').toUpperCase() })
     default:
-      return t(activitySentenceKey(type), { ...scalarsOf(detail), device })
+      return say(reading.sentence, { ...scalarsOf(detail), device })
   }
 }
 

@@ -4,6 +4,7 @@ import { wholeUnits } from '../amount.js'
 import { INVOICES_SHOWN } from '../invoices.js'
 import type { BillingOverview } from '../overview.js'
 import type { Plan } from '../plans.js'
+import { billingTranslator } from '../messages.js'
 
 export interface BillingPageProps {
   context: PageContext
@@ -16,7 +17,7 @@ export interface BillingPageProps {
 
 /** The account's plan, what it grants, the plans on offer and the invoices paid (docs/billing.md). */
 export function BillingPage({ context, overview, offers, payments }: BillingPageProps) {
-  const { t } = context
+  const t = billingTranslator(context.language)
   return (
     <Layout context={context} title={t('billing.title')}>
       <CurrentPlan context={context} overview={overview} payments={payments} />
@@ -27,7 +28,8 @@ export function BillingPage({ context, overview, offers, payments }: BillingPage
 }
 
 function CurrentPlan({ context, overview, payments }: { context: PageContext; overview: BillingOverview; payments: boolean }) {
-  const { t, language } = context
+  const { language } = context
+  const t = billingTranslator(language)
   const { plan, status, entitlements, currentPeriodEnd, cancelAtPeriodEnd } = overview
   return (
     // The API's one 409 of each button, in the page's words: the client looks for data-msg-email-taken nearest the button.
@@ -80,7 +82,8 @@ function CurrentPlan({ context, overview, payments }: { context: PageContext; ov
 }
 
 function Offers({ context, offers }: { context: PageContext; offers: Plan[] }) {
-  const { t, language } = context
+  const { language } = context
+  const t = billingTranslator(language)
   return (
     <section aria-labelledby="offers-heading" data-msg-email-taken={t('billing.alreadySubscribed')}>
       <h2 id="offers-heading">{t('billing.offers')}</h2>
@@ -108,7 +111,8 @@ function Offers({ context, offers }: { context: PageContext; offers: Plan[] }) {
 }
 
 function InvoiceList({ context, invoices }: { context: PageContext; invoices: BillingOverview['invoices'] }) {
-  const { t, language } = context
+  const { language } = context
+  const t = billingTranslator(language)
   return (
     <section aria-labelledby="invoices-heading">
       <h2 id="invoices-heading">{t('billing.invoices')}</h2>

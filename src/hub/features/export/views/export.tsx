@@ -1,5 +1,5 @@
-import { isMessageKey } from '../../../kernel/pages/i18n/index.js'
 import { FormMessage, Layout, type PageContext } from '../../../kernel/pages/layout.js'
+import { type ExportTranslate, exportTranslator, isExportMessageKey } from '../messages.js'
 
 export interface ExportPageProps {
   context: PageContext
@@ -9,13 +9,13 @@ export interface ExportPageProps {
 }
 
 export function ExportPage({ context, datasets, applications }: ExportPageProps) {
-  const { t } = context
+  const t = exportTranslator(context.language)
   return (
     <Layout context={context} title={t('export.title')}>
       <p>{t('export.intro')}</p>
       <ul>
         {datasets.map(({ name, description }) => (
-          <li>{datasetLabel(context, name) ?? description}</li>
+          <li>{datasetLabel(t, name) ?? description}</li>
         ))}
         {applications.length > 0 && <li>{t('export.applications', { applications: applications.join(', ') })}</li>}
       </ul>
@@ -34,7 +34,7 @@ export function ExportPage({ context, datasets, applications }: ExportPageProps)
 }
 
 /** The catalogue's name for a dataset it knows; a dataset added later shows its own description until translated. */
-function datasetLabel({ t }: PageContext, name: string): string | undefined {
+function datasetLabel(t: ExportTranslate, name: string): string | undefined {
   const key = `export.dataset.${name}`
-  return isMessageKey(key) ? t(key) : undefined
+  return isExportMessageKey(key) ? t(key) : undefined
 }

@@ -2,6 +2,7 @@ import { type ApplicationNames, applicationName, purposeLabel } from '../../../k
 import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp, formatTimestamp } from '../../../kernel/pages/layout.js'
 import type { ConsentOverview } from '../service.js'
 import { OPTIONAL_COOKIES, PROFILE_VISIBILITIES, type PrivacySettings, RETENTION_DAYS } from '../settings.js'
+import { privacyTranslator } from '../messages.js'
 
 /** The policy version recorded with each consent given on this page. */
 export const PRIVACY_POLICY_VERSION = '2026-01'
@@ -19,7 +20,7 @@ export function consentPurposes(applications: readonly string[]): string[] {
 }
 
 export function PrivacyPage({ context, settings, consents, names }: PrivacyPageProps) {
-  const { t } = context
+  const t = privacyTranslator(context.language)
   return (
     <Layout context={context} title={t('privacy.title')}>
       <SettingsForm context={context} settings={settings} names={names} />
@@ -30,7 +31,8 @@ export function PrivacyPage({ context, settings, consents, names }: PrivacyPageP
 }
 
 /** Field names are the document's paths (`cookies.analytics`), so the client builds the PUT body from them alone. */
-function SettingsForm({ context: { t, language }, settings, names }: { context: PageContext; settings: PrivacySettings; names: ApplicationNames }) {
+function SettingsForm({ context: { language }, settings, names }: { context: PageContext; settings: PrivacySettings; names: ApplicationNames }) {
+  const t = privacyTranslator(language)
   const applications = Object.entries(settings.dataSharing)
   return (
     <section aria-labelledby="settings-heading">
@@ -98,7 +100,8 @@ function Checkbox({ name, label, checked, disabled }: { name: string; label: str
   )
 }
 
-function ConsentChoices({ context: { t, language }, consents, purposes, names }: { context: PageContext; consents: ConsentOverview; purposes: string[]; names: ApplicationNames }) {
+function ConsentChoices({ context: { language }, consents, purposes, names }: { context: PageContext; consents: ConsentOverview; purposes: string[]; names: ApplicationNames }) {
+  const t = privacyTranslator(language)
   return (
     <section aria-labelledby="consent-heading">
       <h2 id="consent-heading">{t('privacy.consents')}</h2>
@@ -136,7 +139,8 @@ function ConsentChoices({ context: { t, language }, consents, purposes, names }:
   )
 }
 
-function ConsentHistory({ context: { t, language }, consents, names }: { context: PageContext; consents: ConsentOverview; names: ApplicationNames }) {
+function ConsentHistory({ context: { language }, consents, names }: { context: PageContext; consents: ConsentOverview; names: ApplicationNames }) {
+  const t = privacyTranslator(language)
   return (
     <section aria-labelledby="history-heading">
       <h2 id="history-heading">{t('privacy.history')}</h2>

@@ -1,18 +1,44 @@
-import { type Language, catalogueTranslator } from '../../language/language.js'
+import { LANGUAGES, type Language, catalogueTranslator } from '../../language/language.js'
 import { type MessageKey, en } from './en.js'
 import { es } from './es.js'
 
 export type { MessageKey }
 
+/** The kernel's own page messages: the layout, navigation, sign-in pages, forms, dialog and sessions. */
 export const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, es }
 
 /** Looks a message up in the page's language and fills in its `{name}` placeholders. */
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string
 
+const translators: Record<Language, Translate> = { en: catalogueTranslator(en), es: catalogueTranslator(es) }
+
 export function translatorFor(language: Language): Translate {
-  return catalogueTranslator(CATALOGUES[language])
+  return translators[language]
 }
 
 export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(en, key)
+}
+
+/**
+ * A feature's page messages (docs/architecture.md, "Messages"): one catalogue a language, each with
+ * every key (`Record<Key, string>`, so a missing translation fails typecheck), none of the kernel's.
+ */
+export type FeatureCatalogues<Key extends string> = Record<Language, Record<Key, string>>
+
+/** A feature view's translator: the feature's messages and the kernel's. */
+export type FeatureTranslate<Key extends string> = (key: MessageKey | Key, values?: Record<string, string | number>) => string
+
+/**
+ * The translator of a feature's views, by the page's language: the kernel's catalogue and the
+ * feature's, joined once when the feature's module loads, never per request. A feature key the
+ * kernel has already is refused then, so neither can hide the other's sentence.
+ */
+export function featureTranslator<Key extends string>(catalogues: FeatureCatalogues<Key>): (language: Language) => FeatureTranslate<Key> {
+  const taken = LANGUAGES.flatMap((language) => Object.keys(catalogues[language])).filter(isMessageKey)
+  if (taken.length > 0) throw new Error(`A feature's messages reuse keys of the kernel's: ${[...new Set(taken)].join(', ')}`)
+  const composed = Object.fromEntries(
+    LANGUAGES.map((language) => [language, catalogueTranslator<MessageKey | Key>({ ...CATALOGUES[language], ...catalogues[language] })])
+  ) as Record<Language, FeatureTranslate<Key>>
+  return (language) => composed[language]
 }

@@ -1,10 +1,9 @@
-import type { Translate } from '../i18n/index.js'
-import { FormMessage } from '../layout.js'
+import { FormMessage, type PageContext } from '../layout.js'
 import type { SignInMethodState } from '../shell.js'
 import { AccountUsername } from './passwords.js'
 
 export interface RecentSignInDialogProps {
-  t: Translate
+  context: PageContext
   /**
    * The ways the signed-in person can confirm it is them besides the password, as the sign-in
    * methods read them (two-step sign-in's code, a passkey): a method that replaces the password
@@ -21,7 +20,7 @@ export interface RecentSignInDialogProps {
  * template, inert until then: its fields are not in the page's tab order or its forms' reach.
  * Each way of confirming is its own form, naming the one 401 text that is the form's to show.
  */
-export function RecentSignInDialog({ t, methods, wrongPasswordError, email }: RecentSignInDialogProps) {
+export function RecentSignInDialog({ context: { t, language }, methods, wrongPasswordError, email }: RecentSignInDialogProps) {
   const ways = methods.flatMap((method) => (method.recentSignIn ? [method.recentSignIn] : []))
   return (
     <template data-recent-sign-in>
@@ -37,7 +36,7 @@ export function RecentSignInDialog({ t, methods, wrongPasswordError, email }: Re
             <FormMessage />
           </form>
         )}
-        {ways.map((way) => way.form(t))}
+        {ways.map((way) => way.form(language))}
         <form method="dialog">
           <button type="submit" class="secondary-button">
             {t('reauth.cancel')}

@@ -39,7 +39,7 @@ export function SecurityPage({ context, sessions, signIn, email }: SecurityPageP
       {signIn ? (
         <>
           {signIn.methods.map((method) => method.section(context, signIn.addressVerified))}
-          <RecentSignInDialog t={t} methods={signIn.methods} wrongPasswordError={signIn.wrongPasswordError} email={email} />
+          <RecentSignInDialog context={context} methods={signIn.methods} wrongPasswordError={signIn.wrongPasswordError} email={email} />
         </>
       ) : (
         <>

@@ -63,7 +63,7 @@ export function LoginPage(props: LoginPageProps) {
       <CredentialsForm {...props} kind="login" />
       {accountPages && (
         <>
-          {props.signInMethods.map((method) => method.loginForms(t, props.next))}
+          {props.signInMethods.map((method) => method.loginForms(props.context.language, props.next))}
           <p>
             <a href="/forgot-password">{t('login.forgotPassword')}</a>
           </p>
