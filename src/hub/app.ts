@@ -23,6 +23,7 @@ import { loopbackHosts } from './kernel/pipeline/loopback-hosts.js'
 import { routeOptions } from './kernel/pipeline/route-options.js'
 import { origins } from './kernel/pipeline/origins.js'
 import { securityHeaders } from './kernel/pipeline/security-headers.js'
+import { sensitiveChangeStage } from './kernel/pipeline/sensitive-changes.js'
 import { sessionStage } from './kernel/pipeline/session.js'
 
 export interface HubAppDependencies extends KernelDependencies, ExportFeatureOptions {}
@@ -30,7 +31,8 @@ export interface HubAppDependencies extends KernelDependencies, ExportFeatureOpt
 /**
  * The identity hub: the kernel, then its features, in order (docs/architecture.md). Every request
  * passes, in this order: security headers, the Host check, the origin check (and CORS), the CSRF
- * check, then the session check where the route requires one; then the route.
+ * check, then the session check where the route requires one; after validation, a proven address
+ * and a recent sign-in where the route states them; then the route.
  */
 export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const { app, kernel } = await buildKernel(deps)
@@ -69,6 +71,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     sessionIdOf: (request) => request.session?.id ?? sessions.claimsOf(request.cookies[AUTH_COOKIE], now())?.sessionId ?? null
   })
   await app.register(sessionStage, { sessions, now })
+  await app.register(sensitiveChangeStage, { recentSignIn: kernel.recentSignIn, users: kernel.users })
   // Each route states in its options what the pipeline asks of it (a session, no CSRF header). The
   // account's space, which several features add to, and re-authentication's, with any provider:
   // signed out, a path there that matches no route answers 401 like the routes.

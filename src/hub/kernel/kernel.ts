@@ -91,7 +91,7 @@ export interface Kernel {
   sessionsRepository: SessionsRepository
   sessions: Sessions
   sessionCookies: SessionCookies
-  /** Sudo mode for sensitive changes: `preHandler: recentSignIn.require` (docs/security-settings.md). */
+  /** Sudo mode for sensitive changes: a route states `config: { recentSignIn: true }` (docs/security-settings.md). */
   recentSignIn: RecentSignIn
   /** A person's sessions, listed and ended. */
   accountSessions: AccountSessions

@@ -4,7 +4,6 @@ import type { AuditRequest } from '../../kernel/audit/context.js'
 import type { MailQueue } from '../../kernel/mail/queue.js'
 import type { MailTokens } from '../../kernel/mail/mail-tokens.js'
 import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
-import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import type { Sessions } from '../../kernel/sessions/sessions.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import type { OwnAccountRepository } from './repository.js'
@@ -19,8 +18,6 @@ export interface OwnAccountDependencies {
   throttle: SignInThrottle
   mailQueue: MailQueue
   mailTokens: MailTokens
-  /** Sudo mode: the password and the address change only after a recent sign-in. */
-  recentSignIn: RecentSignIn
   audit: AuditRequest
   /** HUB_PUBLIC_URL: the only origin mailed links point to. */
   publicUrl: string

@@ -39,8 +39,7 @@ export async function emailChangeRoutes(app: App, deps: OwnAccountDependencies) 
   app.post(
     '/api/account/email',
     {
-      config: { session: 'required' },
-      preHandler: deps.recentSignIn.require,
+      config: { session: 'required', recentSignIn: true },
       schema: {
         summary: 'Ask to change your address: a confirmation link is mailed to the new one',
         tags,

@@ -12,7 +12,7 @@ import { ownAccountRoutes } from './routes.js'
  * external provider, which owns passwords and addresses, it is not listed.
  */
 export function accountFeature(kernel: Kernel, builtin: BuiltinProvider): HubFeature {
-  const { db, throttle, audit, now, sessions, recentSignIn, users } = kernel
+  const { db, throttle, audit, now, sessions, users } = kernel
   const { accountMail } = builtin
   const ownAccount = createOwnAccountRepository(db)
   return {
@@ -37,7 +37,6 @@ export function accountFeature(kernel: Kernel, builtin: BuiltinProvider): HubFea
         throttle,
         mailQueue: kernel.mailQueue,
         mailTokens: accountMail.tokens,
-        recentSignIn,
         audit,
         publicUrl: kernel.config.publicUrl,
         now

@@ -22,8 +22,7 @@ export async function passwordChangeRoutes(app: App, deps: OwnAccountDependencie
   app.put(
     '/api/account/password',
     {
-      config: { session: 'required' },
-      preHandler: deps.recentSignIn.require,
+      config: { session: 'required', recentSignIn: true },
       schema: {
         summary: 'Change your password: every other session ends, this one stays',
         tags: ['account'],

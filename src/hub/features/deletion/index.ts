@@ -16,7 +16,7 @@ export function deletionFeature(kernel: Kernel, steps: readonly ErasureStep[]): 
         outbox: kernel.securityEvents,
         publicUrl: kernel.config.publicUrl,
         steps,
-        builtin: builtin ? { users: kernel.users, throttle: kernel.throttle, recentSignIn: kernel.recentSignIn } : undefined,
+        builtin: builtin ? { users: kernel.users, throttle: kernel.throttle } : undefined,
         sessions: kernel.sessions,
         sessionsRepository: kernel.sessionsRepository,
         sessionCookies: kernel.sessionCookies,

@@ -6,7 +6,6 @@ import { requireCurrentPassword } from '../../kernel/sessions/current-password.j
 import { browserLanguageOf, languageOfAccount } from '../../kernel/language/account-language.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
-import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import { PASSWORD_INPUT_MAX_LENGTH } from '../../kernel/accounts/schemas.js'
 import type { SessionsRepository } from '../../kernel/sessions/repository.js'
 import type { SessionCookies } from '../../kernel/sessions/session-cookies.js'
@@ -29,7 +28,7 @@ export interface AccountDeletionDependencies extends AccountErasureOptions {
    * The built-in provider's accounts, which prove the person by a recent sign-in (with the second
    * factor when two-step sign-in is on) and the password; undefined under an external provider.
    */
-  builtin: { users: UsersRepository; throttle: SignInThrottle; recentSignIn: RecentSignIn } | undefined
+  builtin: { users: UsersRepository; throttle: SignInThrottle } | undefined
   sessions: Sessions
   sessionsRepository: SessionsRepository
   sessionCookies: SessionCookies
@@ -44,7 +43,10 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
   app.delete(
     '/api/account',
     {
-      config: { session: 'required' },
+      // The proof every other sensitive change takes, before the password is even looked at: a
+      // session signed in (with its second factor, when on) or reauthenticated in the last 10
+      // minutes. An external provider's accounts have no reauthentication here: see the handler.
+      config: builtin ? { session: 'required', recentSignIn: true } : { session: 'required' },
       schema: {
         summary: 'Delete your account: every session ends and the hub erases what it holds about you',
         description:
@@ -57,10 +59,7 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
         tags: ['account'],
         body: AccountDeletion,
         response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 429, 503) }
-      },
-      // The proof every other sensitive change takes, before the password is even looked at: a
-      // session signed in (with its second factor, when on) or reauthenticated in the last 10 minutes.
-      ...(builtin ? { preHandler: builtin.recentSignIn.require } : {})
+      }
     },
     async (request, reply) => {
       const session = sessionOf(request)

@@ -6,13 +6,11 @@ import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
 import { normaliseDisplayName, visibleNameProblem } from '../../kernel/accounts/display-name.js'
 import { browserLanguageOf, languageOfAccount } from '../../kernel/language/account-language.js'
-import { requireVerifiedAddress } from '../../kernel/sessions/verified-address.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { conflict } from '../../kernel/http/http-errors.js'
 import type { MailQueue } from '../../kernel/mail/queue.js'
 import { passkeyAddedMail } from '../../kernel/mail/templates.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
-import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import { sessionHandle } from '../../kernel/sessions/session-handle.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import { defaultPasskeyName } from './authenticator-names.js'
@@ -39,8 +37,6 @@ export interface PasskeyAccountRoutesOptions {
   users: UsersRepository
   relyingParty: RelyingParty
   mailQueue: MailQueue
-  /** Adding and removing a passkey are sensitive changes: they need a recent sign-in. */
-  recentSignIn: RecentSignIn
   audit: AuditRequest
   publicUrl: string
   now: () => Date
@@ -55,11 +51,7 @@ function passkeyName(typed: string): string {
 
 /** A person's own passkeys (issue 18): registering, listing, renaming, removing. The session stage has checked the cookie. */
 export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesOptions) {
-  const { db, passkeys, challenges, users, relyingParty, mailQueue, recentSignIn, audit, publicUrl, now } = deps
-  // On the options too, so a page asks for the proof before the authenticator's prompt, not after.
-  const preHandler = recentSignIn.require
-  // Adding also needs the address proven: 403 before the recent sign-in is asked for.
-  const addingPreHandlers = [requireVerifiedAddress(users), recentSignIn.require]
+  const { db, passkeys, challenges, users, relyingParty, mailQueue, audit, publicUrl, now } = deps
   const accountOf = async (userId: string) => {
     const user = await users.findById(userId)
     // A session outlives no account, but a read can race its deletion.
@@ -70,8 +62,8 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.post(
     `${PASSKEYS_PATH}/options`,
     {
-      config: { session: 'required' },
-      preHandler: addingPreHandlers,
+      // On the options too, so a page asks for the proof before the authenticator's prompt, not after.
+      config: { session: 'required', verifiedAddress: true, recentSignIn: true },
       schema: {
         summary: 'Begin adding a passkey: options for navigator.credentials.create(), valid 5 minutes, once, in this session; the address must be verified (403)',
         tags,
@@ -93,8 +85,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.post(
     PASSKEYS_PATH,
     {
-      config: { session: 'required' },
-      preHandler: addingPreHandlers,
+      config: { session: 'required', verifiedAddress: true, recentSignIn: true },
       schema: {
         summary: 'Finish adding a passkey with the browser’s answer to the options',
         tags,
@@ -160,8 +151,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
   app.delete(
     `${PASSKEYS_PATH}/:id`,
     {
-      config: { session: 'required' },
-      preHandler,
+      config: { session: 'required', recentSignIn: true },
       schema: {
         summary: 'Remove one of your passkeys: it no longer signs in',
         tags,

@@ -31,7 +31,6 @@ export function passkeysFeature(kernel: Kernel, builtin: BuiltinProvider | undef
         idTokens: builtin.idTokens,
         newDeviceNotices: builtin.newDeviceNotices,
         throttle: kernel.throttle,
-        recentSignIn: kernel.recentSignIn,
         users: kernel.users,
         mailQueue: kernel.mailQueue,
         publicUrl: config.publicUrl

@@ -4,7 +4,6 @@ import type { App } from '../../../shared/http/server.js'
 import type { MailQueue } from '../../kernel/mail/queue.js'
 import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js'
 import type { LoginDependencies } from '../../kernel/sessions/sign-in.js'
-import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import { passkeyAccountRoutes } from './account-routes.js'
 import type { PasskeyAssertions } from './assertions.js'
@@ -18,7 +17,6 @@ export interface PasskeyRoutesOptions extends LoginDependencies {
   passkeys: PasskeyRepository
   assertions: PasskeyAssertions
   throttle: SignInThrottle
-  recentSignIn: RecentSignIn
   users: UsersRepository
   mailQueue: MailQueue
   /** HUB_PUBLIC_URL: the relying party's id and the only origin a ceremony is accepted from. */

@@ -37,7 +37,7 @@ export function twoStepFeature(kernel: Kernel, builtin: BuiltinProvider): HubFea
         users,
         throttle
       })
-      await app.register(twoStepRoutes, { twoStep, users, recentSignIn: kernel.recentSignIn, audit, now })
+      await app.register(twoStepRoutes, { twoStep, users, audit, now })
     },
     secondFactor: createSecondFactorGate({ twoStep, challenges, users }),
     signInMethod: { pages: twoStepSignInPages(repository), proof: codeProof(twoStep, now) },

@@ -3,10 +3,8 @@ import type { UserRow } from '../../../shared/database/schema.js'
 import { unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
-import { requireVerifiedAddress } from '../../kernel/sessions/verified-address.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
-import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import { CodeBody, RecoveryCodesResponse, TotpSetupResponse } from './schemas.js'
 import type { TwoStep } from './two-step.js'
@@ -15,7 +13,6 @@ import { browserLanguageOf } from '../../kernel/language/account-language.js'
 export interface TwoStepRouteDependencies {
   twoStep: TwoStep
   users: UsersRepository
-  recentSignIn: RecentSignIn
   audit: AuditRequest
   now: () => Date
 }
@@ -26,21 +23,17 @@ const tags = ['account']
  * Two-step sign-in for a signed-in person (issue 18): set up an authenticator app, confirm it with
  * a code (then it is on), turn it off, regenerate recovery codes. Each needs a recent sign-in.
  */
-export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, audit, now }: TwoStepRouteDependencies) {
+export async function twoStepRoutes(app: App, { twoStep, users, audit, now }: TwoStepRouteDependencies) {
   const accountOf = async (request: FastifyRequest): Promise<UserRow> => {
     const user = await users.findById(sessionOf(request).userId)
     if (!user) throw unauthorized('Sign in required')
     return user
   }
-  const preHandler = recentSignIn.require
-  // Turning it on also needs the address proven: 403 before the recent sign-in is asked for.
-  const turningOnPreHandlers = [requireVerifiedAddress(users), recentSignIn.require]
 
   app.post(
     '/api/account/totp',
     {
-      config: { session: 'required' },
-      preHandler: turningOnPreHandlers,
+      config: { session: 'required', verifiedAddress: true, recentSignIn: true },
       schema: {
         summary: 'Start setting up an authenticator app: a new secret, pending until a code of it is confirmed; the address must be verified (403)',
         tags,
@@ -53,8 +46,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.post(
     '/api/account/totp/confirm',
     {
-      config: { session: 'required' },
-      preHandler: turningOnPreHandlers,
+      config: { session: 'required', verifiedAddress: true, recentSignIn: true },
       schema: {
         summary: 'Confirm the pending set-up with a code from the app: two-step sign-in is on, and here are its recovery codes',
         tags,
@@ -73,8 +65,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.delete(
     '/api/account/totp',
     {
-      config: { session: 'required' },
-      preHandler: turningOnPreHandlers,
+      config: { session: 'required', verifiedAddress: true, recentSignIn: true },
       schema: {
         summary: 'Turn two-step sign-in off (or drop a pending set-up): its recovery codes go with it',
         tags,
@@ -91,8 +82,7 @@ export async function twoStepRoutes(app: App, { twoStep, users, recentSignIn, au
   app.post(
     '/api/account/recovery-codes',
     {
-      config: { session: 'required' },
-      preHandler,
+      config: { session: 'required', recentSignIn: true },
       schema: {
         summary: 'New recovery codes: the old ones stop working',
         tags,

@@ -20,8 +20,8 @@ export interface RecentSignInOptions {
 }
 
 /**
- * Sudo mode: `require` is a route-level preHandler for sensitive changes (`preHandler:
- * recentSignIn.require`), `record` what a fresh proof calls. The proof's time is read from the
+ * Sudo mode: `require` is what the pipeline's sensitive-change stage asks of a route that states
+ * `config: { recentSignIn: true }`, `record` what a fresh proof calls. The proof's time is read from the
  * sessions table on every check, never from the instance's cached session row, so a proof given on
  * one instance counts on every other at once.
  */

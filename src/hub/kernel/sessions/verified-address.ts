@@ -8,7 +8,8 @@ export const ADDRESS_NOT_VERIFIED =
   'Confirm your address first: open the link mailed to it (POST /api/account/email/verification mails a new one), then add two-step sign-in or a passkey'
 
 /**
- * A route-level preHandler for adding a way to sign in (a passkey, two-step sign-in): 403 unless
+ * What the pipeline's sensitive-change stage asks of a route that adds a way to sign in (a
+ * passkey, two-step sign-in; `config: { verifiedAddress: true }`): 403 unless
  * the account's address is verified. Until it is, whoever made the account may not own the
  * address, and what they add would outlast the owner's password reset (docs/account.md,
  * "Account pre-hijacking"). Placed before the recent sign-in's check, so a person is not asked to
