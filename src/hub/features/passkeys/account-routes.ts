@@ -9,7 +9,7 @@ import { browserLanguageOf, languageOfAccount } from '../../kernel/language/acco
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { conflict } from '../../kernel/http/http-errors.js'
 import type { MailQueue } from '../../kernel/mail/queue.js'
-import { passkeyAddedMail } from '../../kernel/mail/templates.js'
+import { passkeyAddedMail } from './mails.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { sessionHandle } from '../../kernel/sessions/session-handle.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'

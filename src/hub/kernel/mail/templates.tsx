@@ -10,7 +10,8 @@ export interface RenderedMail {
   html: string
 }
 
-interface MailContent {
+/** What a mail says, in order; `renderMail` makes its text and HTML parts. */
+export interface MailContent {
   language: Language
   subject: string
   /** Paragraphs before the link. */
@@ -75,115 +76,6 @@ export function passwordChangedMail(options: { publicUrl: string; language: Lang
   })
 }
 
-/** The notice of a password changed by its signed-in owner: as above, but that session was kept. */
-export function passwordChangedInSessionMail(options: { publicUrl: string; language: Language; email: string }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  return renderMail({
-    language: options.language,
-    subject: t('passwordChanged.subject'),
-    before: [t('passwordChanged.introInSession', { email: options.email })],
-    link: { label: t('passwordChanged.link'), url: `${options.publicUrl}/forgot-password` },
-    after: [t('passwordChanged.ignore')],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
-/** What changed in an account's two-step sign-in; each change is mailed to the account's address. */
-export type TwoStepChange = { kind: 'enabled' } | { kind: 'disabled' } | { kind: 'recovery-code-used'; remaining: number }
-
-/** The notice of a two-step sign-in change (issue 18); like the password's, its link asks for a reset and it carries no token. */
-export function twoStepNoticeMail(options: { publicUrl: string; language: Language; email: string; change: TwoStepChange }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  const { change, email } = options
-  const [subject, intro] =
-    change.kind === 'enabled'
-      ? [t('twoStepEnabled.subject'), t('twoStepEnabled.intro', { email })]
-      : change.kind === 'disabled'
-        ? [t('twoStepDisabled.subject'), t('twoStepDisabled.intro', { email })]
-        : [t('recoveryCodeUsed.subject'), t('recoveryCodeUsed.intro', { email, remaining: change.remaining })]
-  return renderMail({
-    language: options.language,
-    subject,
-    before: [intro],
-    link: { label: t('twoStep.link'), url: `${options.publicUrl}/forgot-password` },
-    after: [t('twoStep.ignore')],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
-/** The confirmation of an account's deletion, sent to its address as the account is erased; it links to sign-up. */
-export function accountDeletedMail(options: { publicUrl: string; language: Language; email: string }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  return renderMail({
-    language: options.language,
-    subject: t('accountDeleted.subject'),
-    before: [t('accountDeleted.intro', { email: options.email }), t('accountDeleted.kept')],
-    link: { label: t('accountDeleted.link'), url: `${options.publicUrl}/signup` },
-    after: [],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
-/**
- * The notice of a failed payment (issue 22). It links to the billing page, not to Stripe's portal:
- * a portal session is short-lived and must be opened for a signed-in person, which "Manage
- * billing" there does; a portal link in a mail would be a key to the account's billing for
- * whoever reads it, and dead by the time they do.
- */
-export function paymentFailedMail(options: { publicUrl: string; language: Language; email: string; total: string }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  return renderMail({
-    language: options.language,
-    subject: t('paymentFailed.subject'),
-    before: [t('paymentFailed.intro', { email: options.email, total: options.total }), t('paymentFailed.grace')],
-    link: { label: t('paymentFailed.link'), url: `${options.publicUrl}/billing` },
-    after: [t('paymentFailed.ignore')],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
-/** The link that moves an account to a new address, mailed to that address: `/confirm-email`, valid 24 hours. */
-export function emailChangeConfirmationMail(options: { publicUrl: string; language: Language; oldEmail: string; newEmail: string; token: string }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  return renderMail({
-    language: options.language,
-    subject: t('emailChange.subject'),
-    before: [t('emailChange.intro', { oldEmail: options.oldEmail, newEmail: options.newEmail })],
-    link: { label: t('emailChange.link'), url: hubLink(options.publicUrl, '/confirm-email', options.token) },
-    after: [t('emailChange.validity', { hours: MAIL_TOKEN_LIFETIMES_MS['email-change'] / 3_600_000 }), t('emailChange.ignore')],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
-/**
- * The notice to the old address that a move was asked for. It carries no token; its link asks for
- * a password reset, which still reaches the old address until the move is confirmed.
- */
-export function emailChangeNoticeMail(options: { publicUrl: string; language: Language; oldEmail: string; newEmail: string }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  return renderMail({
-    language: options.language,
-    subject: t('emailChangeNotice.subject'),
-    before: [t('emailChangeNotice.intro', { oldEmail: options.oldEmail, newEmail: options.newEmail })],
-    link: { label: t('emailChangeNotice.link'), url: `${options.publicUrl}/forgot-password` },
-    after: [t('emailChangeNotice.ignore')],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
-/** The notice that a passkey was added; its link leads to where passkeys are listed and removed. */
-export function passkeyAddedMail(options: { publicUrl: string; language: Language; email: string; name: string }): RenderedMail {
-  const t = mailTranslatorFor(options.language)
-  return renderMail({
-    language: options.language,
-    subject: t('passkeyAdded.subject'),
-    before: [t('passkeyAdded.intro', { email: options.email, name: options.name })],
-    link: { label: t('passkeyAdded.link'), url: `${options.publicUrl}/account/security` },
-    after: [t('passkeyAdded.ignore')],
-    footer: t('mail.footer', { origin: new URL(options.publicUrl).origin })
-  })
-}
-
 /** Where a sign-in came from, as the new-device notice names it. */
 export interface SignInOrigin {
   device: Device
@@ -215,10 +107,10 @@ export function newDeviceMail(options: { publicUrl: string; language: Language; 
 }
 
 /**
- * The same content as plain text and as HTML. The HTML is rendered by preact, which escapes every
+ * The same content as plain text and as HTML, for the kernel's mails and the features'. The HTML is rendered by preact, which escapes every
  * value it interpolates; it has no images, scripts or remote styles, so a mail client fetches nothing.
  */
-function renderMail(content: MailContent): RenderedMail {
+export function renderMail(content: MailContent): RenderedMail {
   const text = [...content.before, `${content.link.label}:\n${content.link.url}`, ...content.after, `--\n${content.footer}`].join('\n\n')
   const html = `<!doctype html>\n${render(
     <html lang={content.language}>

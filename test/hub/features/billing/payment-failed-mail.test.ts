@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { paymentFailedMail } from '../../../../src/hub/kernel/mail/templates.js'
+import { paymentFailedMail } from '../../../../src/hub/features/billing/mails.js'
 
 describe('the payment-failed mail', () => {
   it('says what failed, in English and Spanish, and links to the billing page rather than to a portal session', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { emailChangeConfirmationMail, emailChangeNoticeMail, passwordChangedInSessionMail } from '../../../../src/hub/kernel/mail/templates.js'
+import { emailChangeConfirmationMail, emailChangeNoticeMail, passwordChangedInSessionMail } from '../../../../src/hub/features/account/mails.js'
 import type { Language } from '../../../../src/hub/kernel/language/language.js'
 
 const PUBLIC_URL = 'https://hub.family.example'

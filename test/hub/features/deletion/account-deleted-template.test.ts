@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accountDeletedMail } from '../../../../src/hub/kernel/mail/templates.js'
+import { accountDeletedMail } from '../../../../src/hub/features/deletion/mails.js'
 
 const PUBLIC_URL = 'https://hub.family.example'
 
