@@ -23,6 +23,21 @@ export function catalogueTranslator<Key extends string>(catalogue: Record<Key, s
   return (key: Key, values: Record<string, string | number> = {}): string => fillPlaceholders(catalogue[key], values)
 }
 
+/** A catalogue a language: every language has every key. */
+export type Catalogues<Key extends string> = Record<Language, Record<Key, string>>
+
+/**
+ * A feature's words joined with the kernel's, once per language when the feature's module loads,
+ * never per use. A feature key the kernel has already is refused then (naming `what`), so neither
+ * can hide the other's sentence.
+ */
+export function joinedTranslators<KernelKey extends string, Key extends string>(kernel: Catalogues<KernelKey>, feature: Catalogues<Key>, what: string) {
+  const taken = LANGUAGES.flatMap((language) => Object.keys(feature[language])).filter((key) => Object.hasOwn(kernel.en, key))
+  if (taken.length > 0) throw new Error(`A feature's ${what} reuse keys of the kernel's: ${[...new Set(taken)].join(', ')}`)
+  const joined = Object.fromEntries(LANGUAGES.map((language) => [language, catalogueTranslator<KernelKey | Key>({ ...kernel[language], ...feature[language] })]))
+  return (language: Language) => joined[language] as ReturnType<typeof catalogueTranslator<KernelKey | Key>>
+}
+
 /** Fills a message's `{name}` placeholders; one without a value stays visible. */
 export function fillPlaceholders(text: string, values: Record<string, string | number> = {}): string {
   return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => String(values[name] ?? placeholder))

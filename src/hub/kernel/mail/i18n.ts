@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language, catalogueTranslator } from '../language/language.js'
+import { type Language, catalogueTranslator, joinedTranslators } from '../language/language.js'
 
 /**
  * The words of the mails the kernel sends (password reset, address verification, password changed,
@@ -73,10 +73,6 @@ export function mailTranslatorFor(language: Language): MailTranslate {
   return translators[language]
 }
 
-export function isMailMessageKey(key: string): key is MailMessageKey {
-  return Object.hasOwn(en, key)
-}
-
 /**
  * A feature's mail words (docs/architecture.md, "Messages"): one catalogue a language, each with
  * every key (`Record<Key, string>`, so a missing translation fails typecheck), none of the kernel's.
@@ -92,10 +88,5 @@ export type FeatureMailTranslate<Key extends string> = (key: MailMessageKey | Ke
  * has already is refused then, so neither can hide the other's sentence.
  */
 export function featureMailTranslator<Key extends string>(catalogues: FeatureMailCatalogues<Key>): (language: Language) => FeatureMailTranslate<Key> {
-  const taken = LANGUAGES.flatMap((language) => Object.keys(catalogues[language])).filter(isMailMessageKey)
-  if (taken.length > 0) throw new Error(`A feature's mail words reuse keys of the kernel's: ${[...new Set(taken)].join(', ')}`)
-  const composed = Object.fromEntries(
-    LANGUAGES.map((language) => [language, catalogueTranslator<MailMessageKey | Key>({ ...MAIL_CATALOGUES[language], ...catalogues[language] })])
-  ) as Record<Language, FeatureMailTranslate<Key>>
-  return (language) => composed[language]
+  return joinedTranslators(MAIL_CATALOGUES, catalogues, 'mail words')
 }

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language, catalogueTranslator } from '../../language/language.js'
+import { type Language, catalogueTranslator, joinedTranslators } from '../../language/language.js'
 import { type MessageKey, en } from './en.js'
 import { es } from './es.js'
 
@@ -16,10 +16,6 @@ export function translatorFor(language: Language): Translate {
   return translators[language]
 }
 
-export function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(en, key)
-}
-
 /**
  * A feature's page messages (docs/architecture.md, "Messages"): one catalogue a language, each with
  * every key (`Record<Key, string>`, so a missing translation fails typecheck), none of the kernel's.
@@ -35,10 +31,5 @@ export type FeatureTranslate<Key extends string> = (key: MessageKey | Key, value
  * kernel has already is refused then, so neither can hide the other's sentence.
  */
 export function featureTranslator<Key extends string>(catalogues: FeatureCatalogues<Key>): (language: Language) => FeatureTranslate<Key> {
-  const taken = LANGUAGES.flatMap((language) => Object.keys(catalogues[language])).filter(isMessageKey)
-  if (taken.length > 0) throw new Error(`A feature's messages reuse keys of the kernel's: ${[...new Set(taken)].join(', ')}`)
-  const composed = Object.fromEntries(
-    LANGUAGES.map((language) => [language, catalogueTranslator<MessageKey | Key>({ ...CATALOGUES[language], ...catalogues[language] })])
-  ) as Record<Language, FeatureTranslate<Key>>
-  return (language) => composed[language]
+  return joinedTranslators(CATALOGUES, catalogues, 'messages')
 }
