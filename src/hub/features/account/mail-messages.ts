@@ -1,4 +1,5 @@
-import { type FeatureMailCatalogues, type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
 import type { Language } from '../../kernel/language/language.js'
 
 /**
@@ -35,6 +36,6 @@ const es: Record<AccountMailKey, string> = {
   'emailChangeNotice.ignore': 'Si has sido tú, no tienes que hacer nada más.'
 }
 
-export const ACCOUNT_MAIL_WORDS: FeatureMailCatalogues<AccountMailKey> = { en, es }
+export const ACCOUNT_MAIL_WORDS: Catalogues<AccountMailKey> = { en, es }
 
 export const accountMailTranslator: (language: Language) => FeatureMailTranslate<AccountMailKey> = featureMailTranslator(ACCOUNT_MAIL_WORDS)

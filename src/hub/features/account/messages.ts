@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of the account pages: profile, address, password, the mailed links, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -112,7 +113,7 @@ const es: Record<AccountMessageKey, string> = {
   'account.passwordChanged': 'Tu contraseña se cambió. Se cerraron tus otras sesiones.'
 }
 
-export const ACCOUNT_MESSAGES: FeatureCatalogues<AccountMessageKey> = { en, es }
+export const ACCOUNT_MESSAGES: Catalogues<AccountMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const accountTranslator = featureTranslator(ACCOUNT_MESSAGES)

@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of the activity page and its sentences, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -36,7 +37,7 @@ const es: Record<ActivityMessageKey, string> = {
   'activity.newest': 'Actividad más reciente'
 }
 
-export const ACTIVITY_MESSAGES: FeatureCatalogues<ActivityMessageKey> = { en, es }
+export const ACTIVITY_MESSAGES: Catalogues<ActivityMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const activityTranslator = featureTranslator(ACTIVITY_MESSAGES)

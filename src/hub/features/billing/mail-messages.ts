@@ -1,4 +1,5 @@
-import { type FeatureMailCatalogues, type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
 import type { Language } from '../../kernel/language/language.js'
 
 /**
@@ -24,6 +25,6 @@ const es: Record<BillingMailKey, string> = {
   'paymentFailed.ignore': 'Hearth nunca ve tu tarjeta: los datos de pago solo se introducen en Stripe.'
 }
 
-export const BILLING_MAIL_WORDS: FeatureMailCatalogues<BillingMailKey> = { en, es }
+export const BILLING_MAIL_WORDS: Catalogues<BillingMailKey> = { en, es }
 
 export const billingMailTranslator: (language: Language) => FeatureMailTranslate<BillingMailKey> = featureMailTranslator(BILLING_MAIL_WORDS)

@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of the billing page, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -80,7 +81,7 @@ const es: Record<BillingMessageKey, string> = {
   'billing.olderInvoices': 'Solo se muestran las últimas {count} facturas; la gestión de la facturación y tu exportación de datos las tienen todas.'
 }
 
-export const BILLING_MESSAGES: FeatureCatalogues<BillingMessageKey> = { en, es }
+export const BILLING_MESSAGES: Catalogues<BillingMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const billingTranslator = featureTranslator(BILLING_MESSAGES)

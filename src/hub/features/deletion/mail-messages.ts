@@ -1,4 +1,5 @@
-import { type FeatureMailCatalogues, type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
 import type { Language } from '../../kernel/language/language.js'
 
 /**
@@ -23,6 +24,6 @@ const es: Record<DeletionMailKey, string> = {
   'accountDeleted.link': 'Crear una cuenta nueva'
 }
 
-export const DELETION_MAIL_WORDS: FeatureMailCatalogues<DeletionMailKey> = { en, es }
+export const DELETION_MAIL_WORDS: Catalogues<DeletionMailKey> = { en, es }
 
 export const deletionMailTranslator: (language: Language) => FeatureMailTranslate<DeletionMailKey> = featureMailTranslator(DELETION_MAIL_WORDS)

@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of the export page, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -45,7 +46,7 @@ const es: Record<ExportMessageKey, string> = {
 /** Whether the export's catalogue has this key (a dataset's label, say). */
 export const isExportMessageKey = (key: string): key is ExportMessageKey => Object.hasOwn(en, key)
 
-export const EXPORT_MESSAGES: FeatureCatalogues<ExportMessageKey> = { en, es }
+export const EXPORT_MESSAGES: Catalogues<ExportMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const exportTranslator = featureTranslator(EXPORT_MESSAGES)

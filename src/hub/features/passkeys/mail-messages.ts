@@ -1,4 +1,5 @@
-import { type FeatureMailCatalogues, type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
 import type { Language } from '../../kernel/language/language.js'
 
 /**
@@ -23,6 +24,6 @@ const es: Record<PasskeysMailKey, string> = {
   'passkeyAdded.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, elimina esa llave de acceso y restablece tu contraseña.'
 }
 
-export const PASSKEYS_MAIL_WORDS: FeatureMailCatalogues<PasskeysMailKey> = { en, es }
+export const PASSKEYS_MAIL_WORDS: Catalogues<PasskeysMailKey> = { en, es }
 
 export const passkeysMailTranslator: (language: Language) => FeatureMailTranslate<PasskeysMailKey> = featureMailTranslator(PASSKEYS_MAIL_WORDS)

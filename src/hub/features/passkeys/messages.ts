@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of passkeys: their section, the login form and the dialog's way, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -60,7 +61,7 @@ const es: Record<PasskeysMessageKey, string> = {
   'login.passkeyRefused': 'No se aceptó la llave de acceso.'
 }
 
-export const PASSKEYS_MESSAGES: FeatureCatalogues<PasskeysMessageKey> = { en, es }
+export const PASSKEYS_MESSAGES: Catalogues<PasskeysMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const passkeysTranslator = featureTranslator(PASSKEYS_MESSAGES)

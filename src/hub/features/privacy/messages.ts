@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of the privacy page, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -72,7 +73,7 @@ const es: Record<PrivacyMessageKey, string> = {
   'privacy.version': 'Versión de la política'
 }
 
-export const PRIVACY_MESSAGES: FeatureCatalogues<PrivacyMessageKey> = { en, es }
+export const PRIVACY_MESSAGES: Catalogues<PrivacyMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const privacyTranslator = featureTranslator(PRIVACY_MESSAGES)

@@ -1,4 +1,5 @@
-import { type FeatureMailCatalogues, type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureMailTranslate, featureMailTranslator } from '../../kernel/mail/i18n.js'
 import type { Language } from '../../kernel/language/language.js'
 
 /**
@@ -31,6 +32,6 @@ const es: Record<TwoStepMailKey, string> = {
   'twoStep.ignore': 'Si has sido tú, no tienes que hacer nada más. Si no, restablece tu contraseña: así se cierran todas las sesiones de la cuenta.'
 }
 
-export const TWO_STEP_MAIL_WORDS: FeatureMailCatalogues<TwoStepMailKey> = { en, es }
+export const TWO_STEP_MAIL_WORDS: Catalogues<TwoStepMailKey> = { en, es }
 
 export const twoStepMailTranslator: (language: Language) => FeatureMailTranslate<TwoStepMailKey> = featureMailTranslator(TWO_STEP_MAIL_WORDS)

@@ -1,4 +1,5 @@
-import { type FeatureCatalogues, type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
+import type { Catalogues } from '../../kernel/language/language.js'
+import { type FeatureTranslate, featureTranslator } from '../../kernel/pages/i18n/index.js'
 
 /**
  * The words of two-step sign-in: its section, its login and dialog forms, the recovery codes, in every page language; the kernel's own messages (layout, forms, dialog)
@@ -86,7 +87,7 @@ const es: Record<TwoStepMessageKey, string> = {
   'secondStep.expired': 'Este inicio de sesión caducó. Vuelve a iniciar sesión con tu contraseña.'
 }
 
-export const TWO_STEP_MESSAGES: FeatureCatalogues<TwoStepMessageKey> = { en, es }
+export const TWO_STEP_MESSAGES: Catalogues<TwoStepMessageKey> = { en, es }
 
 /** The translator of this feature's views in a page's language: its messages and the kernel's, composed once. */
 export const twoStepTranslator = featureTranslator(TWO_STEP_MESSAGES)

@@ -23,7 +23,7 @@ export function catalogueTranslator<Key extends string>(catalogue: Record<Key, s
   return (key: Key, values: Record<string, string | number> = {}): string => fillPlaceholders(catalogue[key], values)
 }
 
-/** A catalogue a language: every language has every key. */
+/** One catalogue a language, each with every key (`Record<Key, string>`, so a missing translation fails typecheck). */
 export type Catalogues<Key extends string> = Record<Language, Record<Key, string>>
 
 /**

@@ -1,4 +1,4 @@
-import { type Language, catalogueTranslator, joinedTranslators } from '../language/language.js'
+import { type Catalogues, type Language, catalogueTranslator, joinedTranslators } from '../language/language.js'
 
 /**
  * The words of the mails the kernel sends (password reset, address verification, password changed,
@@ -63,7 +63,7 @@ const es: Record<MailMessageKey, string> = {
 }
 
 /** The kernel's mail words, one catalogue a language. */
-export const MAIL_CATALOGUES: Record<Language, Record<MailMessageKey, string>> = { en, es }
+export const MAIL_CATALOGUES: Catalogues<MailMessageKey> = { en, es }
 
 export type MailTranslate = (key: MailMessageKey, values?: Record<string, string | number>) => string
 
@@ -73,12 +73,6 @@ export function mailTranslatorFor(language: Language): MailTranslate {
   return translators[language]
 }
 
-/**
- * A feature's mail words (docs/architecture.md, "Messages"): one catalogue a language, each with
- * every key (`Record<Key, string>`, so a missing translation fails typecheck), none of the kernel's.
- */
-export type FeatureMailCatalogues<Key extends string> = Record<Language, Record<Key, string>>
-
 /** A feature mail's translator: the feature's mail words and the kernel's (the footer among them). */
 export type FeatureMailTranslate<Key extends string> = (key: MailMessageKey | Key, values?: Record<string, string | number>) => string
 
@@ -87,6 +81,6 @@ export type FeatureMailTranslate<Key extends string> = (key: MailMessageKey | Ke
  * feature's, joined once when the feature's module loads, never per mail. A feature key the kernel
  * has already is refused then, so neither can hide the other's sentence.
  */
-export function featureMailTranslator<Key extends string>(catalogues: FeatureMailCatalogues<Key>): (language: Language) => FeatureMailTranslate<Key> {
+export function featureMailTranslator<Key extends string>(catalogues: Catalogues<Key>): (language: Language) => FeatureMailTranslate<Key> {
   return joinedTranslators(MAIL_CATALOGUES, catalogues, 'mail words')
 }

@@ -1,11 +1,11 @@
-import { type Language, catalogueTranslator, joinedTranslators } from '../../language/language.js'
+import { type Catalogues, type Language, catalogueTranslator, joinedTranslators } from '../../language/language.js'
 import { type MessageKey, en } from './en.js'
 import { es } from './es.js'
 
 export type { MessageKey }
 
 /** The kernel's own page messages: the layout, navigation, sign-in pages, forms, dialog and sessions. */
-export const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, es }
+export const CATALOGUES: Catalogues<MessageKey> = { en, es }
 
 /** Looks a message up in the page's language and fills in its `{name}` placeholders. */
 export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string
@@ -16,12 +16,6 @@ export function translatorFor(language: Language): Translate {
   return translators[language]
 }
 
-/**
- * A feature's page messages (docs/architecture.md, "Messages"): one catalogue a language, each with
- * every key (`Record<Key, string>`, so a missing translation fails typecheck), none of the kernel's.
- */
-export type FeatureCatalogues<Key extends string> = Record<Language, Record<Key, string>>
-
 /** A feature view's translator: the feature's messages and the kernel's. */
 export type FeatureTranslate<Key extends string> = (key: MessageKey | Key, values?: Record<string, string | number>) => string
 
@@ -30,6 +24,6 @@ export type FeatureTranslate<Key extends string> = (key: MessageKey | Key, value
  * feature's, joined once when the feature's module loads, never per request. A feature key the
  * kernel has already is refused then, so neither can hide the other's sentence.
  */
-export function featureTranslator<Key extends string>(catalogues: FeatureCatalogues<Key>): (language: Language) => FeatureTranslate<Key> {
+export function featureTranslator<Key extends string>(catalogues: Catalogues<Key>): (language: Language) => FeatureTranslate<Key> {
   return joinedTranslators(CATALOGUES, catalogues, 'messages')
 }
