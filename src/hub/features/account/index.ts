@@ -31,7 +31,7 @@ export function accountFeature(kernel: Kernel, builtin: BuiltinProvider): HubFea
       await app.register(emailVerificationRoutes, { db, accountMail, throttle, audit, now })
       await app.register(ownAccountRoutes, {
         db,
-        ownAccount: createOwnAccountRepository(db),
+        ownAccount,
         users,
         sessions,
         throttle,
