@@ -20,6 +20,7 @@ import { composeFeatures, registerFeatures } from './kernel/feature.js'
 import { type KernelDependencies, buildKernel } from './kernel/kernel.js'
 import { csrf } from './kernel/pipeline/csrf.js'
 import { loopbackHosts } from './kernel/pipeline/loopback-hosts.js'
+import { roleStage } from './kernel/pipeline/role.js'
 import { routeOptions } from './kernel/pipeline/route-options.js'
 import { origins } from './kernel/pipeline/origins.js'
 import { securityHeaders } from './kernel/pipeline/security-headers.js'
@@ -31,8 +32,9 @@ export interface HubAppDependencies extends KernelDependencies, ExportFeatureOpt
 /**
  * The identity hub: the kernel, then its features, in order (docs/architecture.md). Every request
  * passes, in this order: security headers, the Host check, the origin check (and CORS), the CSRF
- * check, then the session check where the route requires one; after validation, a proven address
- * and a recent sign-in where the route states them; then the route.
+ * check, then the session check where the route requires one and the administrator's role where it
+ * states it; after validation, a proven address and a recent sign-in where the route states them;
+ * then the route.
  */
 export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   const { app, kernel } = await buildKernel(deps)
@@ -71,11 +73,14 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     sessionIdOf: (request) => request.session?.id ?? sessions.claimsOf(request.cookies[AUTH_COOKIE], now())?.sessionId ?? null
   })
   await app.register(sessionStage, { sessions, now })
+  await app.register(roleStage, { db: kernel.db })
   await app.register(sensitiveChangeStage, { recentSignIn: kernel.recentSignIn, users: kernel.users })
   // Each route states in its options what the pipeline asks of it (a session, no CSRF header). The
   // account's space, which several features add to, and re-authentication's, with any provider:
   // signed out, a path there that matches no route answers 401 like the routes.
   for (const prefix of ['/api/account', '/api/auth/reauthenticate']) app.unknownPaths(prefix, { session: 'required' })
+  // The administrators' space, which several features add to: 401 signed out, 403 for a member.
+  app.unknownPaths('/api/admin', { session: 'required', role: 'admin' })
 
   // The kernel's routes, each feature's routes and jobs, then the pages.
   await registerFeatures(app, kernel, features)

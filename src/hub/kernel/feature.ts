@@ -1,11 +1,13 @@
 import { readinessRoute } from '../../shared/http/readiness.js'
 import type { App } from '../../shared/http/server.js'
+import { roleOf } from './accounts/roles.js'
 import { AUTH_COOKIE } from './http/cookies.js'
 import { healthRoutes } from './http/health.js'
 import type { Kernel } from './kernel.js'
 import { readinessChecks } from './kernel.js'
 import { OUTBOX_COMMAND } from './mail/transport.js'
 import { hubPages } from './pages/plugin.js'
+import type { ConsoleSection } from './pages/console.js'
 import type { HubPage, PageSection, SignInMethodPages } from './pages/shell.js'
 import type { ExportDataset } from './records/datasets.js'
 import type { ConsentLog, RemoveApplications, WithdrawConsents } from './records/consents.js'
@@ -45,6 +47,8 @@ export interface HubFeature {
   ownAccount?: OwnAccount
   /** Its parts of the account page, after the password. */
   accountSections?: readonly PageSection[]
+  /** Its sections of the administrator's console (its pages are `administrators: true`), in the console's navigation. */
+  consoleSections?: readonly ConsoleSection[]
   /** The claims it adds to the hub's tokens, under a scope of its own. */
   claims?: ClaimsSource
   /** What it keeps about a person, in the export's order; the features' in the order listed. */
@@ -79,6 +83,8 @@ export interface FeaturesDeclared {
   secondFactor: SecondFactorGate
   ownAccount: OwnAccount | undefined
   accountSections: readonly PageSection[]
+  /** Every feature's console sections, in the order the features are listed. */
+  consoleSections: readonly ConsoleSection[]
   claims: AddedClaims
   datasets: readonly ExportDataset[]
   /** Every feature's, in order; the first to fail stops the deletion. */
@@ -116,6 +122,7 @@ export function composeFeatures(features: readonly HubFeature[]): ComposedFeatur
     secondFactor: onlyOne(features, 'secondFactor') ?? NO_SECOND_FACTOR,
     ownAccount: onlyOne(features, 'ownAccount'),
     accountSections: features.flatMap((feature) => feature.accountSections ?? []),
+    consoleSections: features.flatMap((feature) => feature.consoleSections ?? []),
     claims: composeClaimsSources(features.flatMap((feature) => (feature.claims ? [feature.claims] : []))),
     datasets: features.flatMap((feature) => feature.datasets ?? []),
     async beforeErasure(userId) {
@@ -186,6 +193,7 @@ export async function registerFeatures(app: App, kernel: Kernel, { features, dec
     assets: kernel.pageAssets,
     // Mail written to DATA_DIR/outbox rather than sent: the pages promising one say where it went.
     mailOutbox: config.smtpUrl === undefined ? OUTBOX_COMMAND : undefined,
+    roleOf: (userId) => roleOf(db, userId),
     // The account's pages and its ways of signing in: the built-in provider's accounts only, as their API.
     ...(ownAccount ? { ownAccount, ownSignIn: { methods: declared.signInMethods, wrongPasswordError: WRONG_CURRENT_PASSWORD } } : {}),
     pages

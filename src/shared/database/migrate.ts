@@ -33,6 +33,7 @@ import * as oidcProviderHubSessions from './migrations/0052-oidc-provider-hub-se
 import * as tasksSessions from './migrations/0053-tasks-sessions.js'
 import * as billing from './migrations/0054-billing.js'
 import * as chosenLocale from './migrations/0055-chosen-locale.js'
+import * as administration from './migrations/0056-administration.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -59,7 +60,8 @@ const migrations: Record<string, Migration> = {
   '0052-oidc-provider-hub-sessions': oidcProviderHubSessions,
   '0053-tasks-sessions': tasksSessions,
   '0054-billing': billing,
-  '0055-chosen-locale': chosenLocale
+  '0055-chosen-locale': chosenLocale,
+  '0056-administration': administration
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

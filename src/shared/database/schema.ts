@@ -33,6 +33,10 @@ export interface Database {
   billingCustomers: BillingCustomersTable
   billingInvoices: BillingInvoicesTable
   billingWebhookEvents: BillingWebhookEventsTable
+  groups: GroupsTable
+  groupMembers: GroupMembersTable
+  invitations: InvitationsTable
+  setupTokens: SetupTokensTable
 }
 
 export interface TasksTable {
@@ -74,6 +78,8 @@ export interface UsersTable {
   displayName: string | null
   /** The language the person chose (`en` or `es`); null when they chose none, and pages and mail follow the browser. */
   locale: string | null
+  /** `member` or `admin` (docs/administration.md). */
+  role: Generated<string>
 }
 
 /** The hub's server-side sessions. */
@@ -376,6 +382,44 @@ export interface BillingWebhookEventsTable {
   id: string
   type: string
   receivedAt: string
+}
+
+/** The groups an administrator makes; applications read their names (issue 30). */
+export interface GroupsTable {
+  id: string
+  name: string
+  /** `name` in lower case: unique, so names are unique whatever their case. */
+  nameKey: string
+  description: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface GroupMembersTable {
+  groupId: string
+  userId: string
+  addedAt: string
+}
+
+/** Invitations to make an account (`HUB_SIGNUP=invite`): single use, 7 days, the token kept only as its SHA-256. */
+export interface InvitationsTable {
+  id: string
+  email: string
+  tokenHash: string
+  /** JSON array of the group ids the invited person joins. */
+  groupIds: string
+  /** The administrator's user id; null when sent from the terminal. */
+  invitedBy: string | null
+  createdAt: string
+  expiresAt: string
+  usedAt: string | null
+  withdrawnAt: string | null
+}
+
+/** The one-time set-up link a hub without an administrator prints at start (its SHA-256). */
+export interface SetupTokensTable {
+  tokenHash: string
+  createdAt: string
 }
 
 /** Every table that names a user in a `userId` column: the lists that must decide for each of them type-check against it. */

@@ -33,6 +33,7 @@ const REMOVED_ON_FIRST_PROOF = {
   securityEventOutbox: false,
   // Given by the family's administrators, not by whoever held the account.
   accessGrants: false,
+  groupMembers: false,
   // Payments are Stripe's records of money paid, not credentials.
   billingSubscriptions: false,
   billingCustomers: false,

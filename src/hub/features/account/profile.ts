@@ -17,6 +17,7 @@ export const ProfileResponse = Type.Object({
   emailVerified: Type.Boolean({ description: 'Whether a link mailed to the address was used' }),
   displayName: Type.Union([Type.String(), Type.Null()], { description: 'Null until chosen' }),
   locale: Type.Union([Locale, Type.Null()], { description: 'The language the person chose, null until then: pages and mail follow the browser meanwhile' }),
+  role: Type.Union([Type.Literal('member'), Type.Literal('admin')], { description: 'An administrator runs the hub (docs/administration.md)' }),
   createdAt: Type.String({ format: 'date-time' })
 })
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
+import { type Role, isRole } from '../../kernel/accounts/roles.js'
 
 export interface Profile {
   userId: string
@@ -7,6 +8,7 @@ export interface Profile {
   emailVerified: boolean
   displayName: string | null
   locale: string | null
+  role: Role
   createdAt: string
 }
 
@@ -16,10 +18,10 @@ export function createOwnAccountRepository(db: Kysely<Database>) {
     async profileOf(userId: string): Promise<Profile | undefined> {
       const row = await db
         .selectFrom('users')
-        .select(['id', 'email', 'emailVerified', 'displayName', 'locale', 'createdAt'])
+        .select(['id', 'email', 'emailVerified', 'displayName', 'locale', 'role', 'createdAt'])
         .where('id', '=', userId)
         .executeTakeFirst()
-      return row && { userId: row.id, email: row.email, emailVerified: row.emailVerified === 1, displayName: row.displayName, locale: row.locale, createdAt: row.createdAt }
+      return row && { userId: row.id, email: row.email, emailVerified: row.emailVerified === 1, displayName: row.displayName, locale: row.locale, role: isRole(row.role) ? row.role : 'member', createdAt: row.createdAt }
     },
 
     async updateProfile(userId: string, changes: { displayName?: string; locale?: string }, now: Date): Promise<void> {

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import { FAVICON_PATH } from './favicon.js'
 import type { Translate } from './i18n/index.js'
 import { LANGUAGES, type Language } from '../language/language.js'
+import { CONSOLE_PATH } from './console.js'
 
 /** What every page needs to know about the request it answers. */
 export interface PageContext {
@@ -15,6 +16,8 @@ export interface PageContext {
   signedIn: boolean
   /** Whether the hub keeps its own accounts (the built-in provider): then it offers the account and recovery pages. */
   accountPages: boolean
+  /** Whether the signed-in person is an administrator: then the navigation leads to the console. */
+  administrator?: boolean
 }
 
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' }
@@ -78,7 +81,7 @@ export function PageShell({ t, language, title, currentPath, assets, nonce, body
  * attributes, so the script holds no text of its own and needs no inline data.
  */
 export function Layout({ context, title, children }: { context: PageContext; title: string; children: ComponentChildren }) {
-  const { t, signedIn, accountPages } = context
+  const { t, signedIn, accountPages, administrator = false } = context
   const bodyData = {
     'data-signed-in': signedIn ? 'true' : 'false',
     'data-msg-network': t('error.network'),
@@ -99,13 +102,13 @@ export function Layout({ context, title, children }: { context: PageContext; tit
     'data-msg-saved': t('form.saved')
   } as const
   return (
-    <PageShell {...context} title={title} bodyData={bodyData} navigation={signedIn && <SiteNavigation t={t} accountPages={accountPages} />}>
+    <PageShell {...context} title={title} bodyData={bodyData} navigation={signedIn && <SiteNavigation t={t} accountPages={accountPages} administrator={administrator} />}>
       {children}
     </PageShell>
   )
 }
 
-function SiteNavigation({ t, accountPages }: { t: Translate; accountPages: boolean }) {
+function SiteNavigation({ t, accountPages, administrator }: { t: Translate; accountPages: boolean; administrator: boolean }) {
   return (
     <nav aria-label={t('site.mainNavigation')}>
       <ul class="nav-list">
@@ -126,6 +129,11 @@ function SiteNavigation({ t, accountPages }: { t: Translate; accountPages: boole
         <li>
           <a href="/account/security">{t('nav.security')}</a>
         </li>
+        {administrator && (
+          <li>
+            <a href={CONSOLE_PATH}>{t('nav.administration')}</a>
+          </li>
+        )}
         <li>
           <button type="button" class="link-button" data-action="sign-out">
             {t('nav.signOut')}

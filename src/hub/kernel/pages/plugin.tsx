@@ -3,6 +3,7 @@ import { type VNode, isValidElement } from 'preact'
 import { render } from 'preact-render-to-string'
 import { Type } from 'typebox'
 import type { App } from '../../../shared/http/server.js'
+import type { Role } from '../accounts/roles.js'
 import type { AccountSession } from '../sessions/account-sessions.js'
 import { type ApplicationNames, applicationName } from './application-names.js'
 import { type PageAssets, assetRoutes } from './assets.js'
@@ -47,6 +48,8 @@ export interface HubPagesOptions {
   ownSignIn?: { methods: readonly SignInMethodPages[]; wrongPasswordError: string }
   /** The pages the features add (docs/architecture.md), registered once, at start. */
   pages: readonly HubPage[]
+  /** The account's role: the navigation leads administrators to the console, whose pages are theirs alone. */
+  roleOf: (userId: string) => Promise<Role | undefined>
   /**
    * Without HUB_SMTP_URL mail is written to DATA_DIR/outbox, not sent: the command that reads it,
    * which the pages promising a mail show. Undefined when mail is sent.
@@ -88,10 +91,11 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     return isLanguage(locale) ? locale : DEFAULT_LANGUAGE
   }
   const contextOf = async (request: FastifyRequest, reply: FastifyReply, session: PageSession | null, accountLocale?: string | null): Promise<PageContext> => {
-    const language = await languageOf(request, session, accountLocale)
+    const [language, role] = await Promise.all([languageOf(request, session, accountLocale), session && options.roleOf(session.userId)])
     reply.header('content-language', language)
     const signedIn = session !== null
-    return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn, accountPages: ownAccount !== undefined }
+    const administrator = role === 'admin'
+    return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn, accountPages: ownAccount !== undefined, administrator }
   }
   const names: ApplicationNames = { applications: options.applicationNames, clients: {} }
   const shell: PageShell = {
@@ -170,7 +174,13 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     })
 
     for (const page of options.pages) {
-      if (page.signedIn) pages.get(page.path, routeOptions(page), async (request, reply) => sendShown(reply, await page.render({ request, reply, session: sessionFrom(request), shell })))
+      if (!page.signedIn) continue
+      pages.get(page.path, routeOptions(page), async (request, reply) => {
+        const session = sessionFrom(request)
+        // Anyone but an administrator finds no console: the 404 of a path that does not exist.
+        if (page.administrators && (await options.roleOf(session.userId)) !== 'admin') return reply.callNotFound()
+        return sendShown(reply, await page.render({ request, reply, session, shell }))
+      })
     }
   })
 

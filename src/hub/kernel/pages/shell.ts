@@ -55,6 +55,12 @@ interface PageDeclaration {
   querystring?: TObject
 }
 
+/** A page of the administrator's console: signed in, and anyone but an administrator gets the 404 of a path that does not exist. */
+interface ConsolePageDeclaration extends PageDeclaration {
+  signedIn: true
+  administrators: true
+}
+
 /**
  * A page a feature adds (docs/architecture.md). A signed-in page is behind the shell's guard, which
  * sends a request without a live session to the login page, coming back here afterwards; an open
@@ -62,8 +68,9 @@ interface PageDeclaration {
  * send, or the reply once it has redirected.
  */
 export type HubPage =
-  | (PageDeclaration & { signedIn: true; render(page: PageRequest<PageSession>): Promise<VNode | FastifyReply> })
-  | (PageDeclaration & { signedIn: false; render(page: PageRequest<PageSession | null>): Promise<VNode | FastifyReply> })
+  | (PageDeclaration & { signedIn: true; administrators?: undefined; render(page: PageRequest<PageSession>): Promise<VNode | FastifyReply> })
+  | (ConsolePageDeclaration & { render(page: PageRequest<PageSession>): Promise<VNode | FastifyReply> })
+  | (PageDeclaration & { signedIn: false; administrators?: undefined; render(page: PageRequest<PageSession | null>): Promise<VNode | FastifyReply> })
 
 /** A part of another feature's page (the account page's connected applications, say): reads for the person, then renders. */
 export type PageSection = (session: PageSession) => Promise<(context: PageContext) => VNode>

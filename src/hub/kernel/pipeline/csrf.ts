@@ -10,11 +10,20 @@ declare module 'fastify' {
      * `false`: the route takes state-changing requests without the CSRF header, because its
      * callers hold no token yet (sign-in, sign-up) or prove themselves otherwise (a signature, a
      * client's credentials, a form's own token). Every other route, and every unknown path, is
-     * checked.
+     * checked. `'form'`: an HTML form of the hub's pages (the console's) that works without script,
+     * so without the header: the token comes in its `_csrf` field instead, checked the same way
+     * once the body is read (`reply.formCsrfToken()` gives the page the value to put there).
      */
-    csrf?: false
+    csrf?: false | 'form'
+  }
+  interface FastifyReply {
+    /** The CSRF token a page puts in its forms' `_csrf` field: the request's when bound to its session, else a fresh one this response sets. */
+    formCsrfToken(): string
   }
 }
+
+/** The field of a form that carries the CSRF token (`csrf: 'form'`). */
+export const CSRF_FORM_FIELD = '_csrf'
 
 export interface CsrfOptions {
   cookieKeys: readonly string[]
@@ -55,16 +64,38 @@ export const csrf = fp<CsrfOptions>(
     const tokenCookieAttributes = app.serializeCookie(CSRF_COOKIE, '', csrfCookieOptions(secureCookies)).slice(CSRF_COOKIE.length + 1)
     const freshTokenCookie = (request: FastifyRequest) => `${CSRF_COOKIE}=${issueCsrfToken(cookieKeys, sessionIdFor(request))}${tokenCookieAttributes}`
 
+    const refusal = (request: FastifyRequest, given: unknown) => {
+      if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof given === 'string' ? given : undefined)) return forbidden('CSRF token missing or incorrect')
+      if (sessionIdFor(request) !== null && !holdsBoundToken(request)) return forbidden('CSRF token does not belong to this session')
+      return undefined
+    }
+
     // Callback hooks, not async ones: they run on every request and should cost no promise.
     app.addHook('onRequest', (request, _reply, done) => {
       // Every read passes here: it is let through before its route's options are read.
-      if (!STATE_CHANGING_METHODS.has(request.method) || app.pipelineOptionsOf(request).csrf === false) return done()
-      const header = request.headers[CSRF_HEADER]
-      if (!csrfHeaderMatches(request.cookies[CSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
-        return done(forbidden('CSRF token missing or incorrect'))
+      if (!STATE_CHANGING_METHODS.has(request.method)) return done()
+      const { csrf } = app.pipelineOptionsOf(request)
+      if (csrf === false || csrf === 'form') return done()
+      done(refusal(request, request.headers[CSRF_HEADER]))
+    })
+    // A form's token is in its body, read only after this stage: checked before validation.
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (request.routeOptions.config.csrf !== 'form' || !STATE_CHANGING_METHODS.has(request.method)) return done()
+      const body = request.body
+      done(refusal(request, typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[CSRF_FORM_FIELD] : undefined))
+    })
+    const formTokens = new WeakMap<FastifyRequest, string>()
+    app.decorateReply('formCsrfToken', function formCsrfToken(this: FastifyReply) {
+      const { request } = this
+      const cookie = request.cookies[CSRF_COOKIE]
+      if (cookie !== undefined && holdsBoundToken(request)) return cookie
+      let token = formTokens.get(request)
+      if (token === undefined) {
+        token = issueCsrfToken(cookieKeys, sessionIdFor(request))
+        formTokens.set(request, token)
+        this.header('set-cookie', `${CSRF_COOKIE}=${token}${tokenCookieAttributes}`)
       }
-      if (sessionIdFor(request) !== null && !holdsBoundToken(request)) return done(forbidden('CSRF token does not belong to this session'))
-      done()
+      return token
     })
 
     // On send, so that responses the earlier stages refuse carry a token too. Never on a publicly

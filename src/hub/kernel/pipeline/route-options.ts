@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { isUnder, pathOf } from './request-path.js'
 
 /** What the stages of the pipeline read of a route's options (declared beside each stage). */
-export type PipelineOptions = Pick<FastifyContextConfig, 'csrf' | 'session'>
+export type PipelineOptions = Pick<FastifyContextConfig, 'csrf' | 'session' | 'role'>
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +38,8 @@ export const routeOptions = fp(
       // Several methods on one path: the strictest options hold for the methods none of them takes.
       byPath.set(url, {
         csrf: config?.csrf === false && (known === undefined || known.csrf === false) ? false : undefined,
-        session: known?.session ?? config?.session
+        session: known?.session ?? config?.session,
+        role: known?.role ?? config?.role
       })
     })
 

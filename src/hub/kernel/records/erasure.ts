@@ -20,6 +20,8 @@ const KERNEL_ERASURE = {
     'knownDevices',
     // Given by the family's administrators; the hub's copy goes.
     'accessGrants',
+    // The groups an administrator put the person in.
+    'groupMembers',
     // Its `account.deleted` record is written once every step has run.
     'auditEvents',
     // The confirmation is queued with no user id once every step has run, so it stays.

@@ -26,13 +26,19 @@ export interface RecentSignInOptions {
  * one instance counts on every other at once.
  */
 export function createRecentSignIn({ repository, now }: RecentSignInOptions) {
+  const isRecent = async (sessionId: string): Promise<boolean> => {
+    const authenticatedAt = await repository.authenticatedAtOf(sessionId)
+    return authenticatedAt !== null && now().getTime() - Date.parse(authenticatedAt) <= RECENT_SIGN_IN_MS
+  }
   return {
     async require(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const authenticatedAt = await repository.authenticatedAtOf(sessionOf(request).id)
-      if (authenticatedAt !== null && now().getTime() - Date.parse(authenticatedAt) <= RECENT_SIGN_IN_MS) return
+      if (await isRecent(sessionOf(request).id)) return
       reply.header('www-authenticate', RECENT_SIGN_IN_CHALLENGE)
       throw unauthorized(RECENT_SIGN_IN_REQUIRED)
     },
+
+    /** Whether the session's last proof is at most 10 minutes old: a page's form asks it, and sends the person to confirm when not. */
+    isRecent,
 
     async record(sessionId: string, at: Date): Promise<void> {
       await repository.recordAuthentication(sessionId, at.toISOString())

@@ -19,11 +19,11 @@ describe.each(databasesUnderTest())('the profile over HTTP on $name', (database)
   const clock = testClock()
   const hub = useHubApp(database, { now: clock.now })
 
-  it('answers a new account’s profile: no display name, no language chosen, address not verified', async () => {
+  it('answers a new account’s profile: no display name, no language chosen, address not verified, a member', async () => {
     const user = await signUpAndLogIn(hub.app)
     const response = await get(hub.app, user)
     expect(response.statusCode, response.body).toBe(200)
-    expect(response.json()).toEqual({ userId: user.userId, email: user.email, emailVerified: false, displayName: null, locale: null, createdAt: clock.now().toISOString() })
+    expect(response.json()).toEqual({ userId: user.userId, email: user.email, emailVerified: false, displayName: null, locale: null, role: 'member', createdAt: clock.now().toISOString() })
   })
 
   it('changes the display name (trimmed) and the language, answers the profile and audits which fields changed', async () => {

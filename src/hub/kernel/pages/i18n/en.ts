@@ -16,6 +16,8 @@ export const en = {
   'nav.account': 'Account',
   'nav.signOut': 'Sign out',
   'nav.security': 'Security',
+  'nav.administration': 'Administration',
+  'console.navigation': 'Administration sections',
 
   'form.email': 'Email',
   'form.password': 'Password',

@@ -13,6 +13,8 @@ export const es: Record<MessageKey, string> = {
   'nav.account': 'Cuenta',
   'nav.signOut': 'Cerrar sesión',
   'nav.security': 'Seguridad',
+  'nav.administration': 'Administración',
+  'console.navigation': 'Secciones de administración',
 
   'form.email': 'Correo electrónico',
   'form.password': 'Contraseña',

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../../../shared/database/schema.js'
+
+/**
+ * The groups an administrator puts people in (docs/administration.md), as every part of the hub
+ * reads them: the console lists them beside each account, an invitation's groups apply when it is
+ * used, and applications read their names (issue 30).
+ */
+
+/** The names of each account's groups, by user id, each list sorted; an account in none is absent. */
+export async function groupNamesOf(db: Kysely<Database>, userIds: readonly string[]): Promise<Map<string, string[]>> {
+  const names = new Map<string, string[]>()
+  if (userIds.length === 0) return names
+  const rows = await db
+    .selectFrom('groupMembers')
+    .innerJoin('groups', 'groups.id', 'groupMembers.groupId')
+    .select(['groupMembers.userId', 'groups.name'])
+    .where('groupMembers.userId', 'in', userIds)
+    .orderBy('groups.nameKey')
+    .execute()
+  for (const { userId, name } of rows) names.set(userId, [...(names.get(userId) ?? []), name])
+  return names
+}
+
+/** Puts the account in the groups that still exist of `groupIds`; already a member stays one. */
+export async function joinGroups(db: Kysely<Database>, userId: string, groupIds: readonly string[], now: Date): Promise<void> {
+  if (groupIds.length === 0) return
+  const existing = await db.selectFrom('groups').select('id').where('id', 'in', groupIds).execute()
+  if (existing.length === 0) return
+  await db
+    .insertInto('groupMembers')
+    .values(existing.map(({ id }) => ({ groupId: id, userId, addedAt: now.toISOString() })))
+    .onConflict((conflict) => conflict.columns(['groupId', 'userId']).doNothing())
+    .execute()
+}
