@@ -7,7 +7,7 @@ import type { Kernel } from './kernel.js'
 import { readinessChecks } from './kernel.js'
 import { OUTBOX_COMMAND } from './mail/transport.js'
 import { hubPages } from './pages/plugin.js'
-import type { ConsoleSection } from './pages/console.js'
+import { CONSOLE_PATH, type ConsoleSection } from './pages/console.js'
 import type { HubPage, PageSection, SignInMethodPages } from './pages/shell.js'
 import type { ExportDataset } from './records/datasets.js'
 import type { ConsentLog, RemoveApplications, WithdrawConsents } from './records/consents.js'
@@ -122,7 +122,8 @@ export function composeFeatures(features: readonly HubFeature[]): ComposedFeatur
     secondFactor: onlyOne(features, 'secondFactor') ?? NO_SECOND_FACTOR,
     ownAccount: onlyOne(features, 'ownAccount'),
     accountSections: features.flatMap((feature) => feature.accountSections ?? []),
-    consoleSections: features.flatMap((feature) => feature.consoleSections ?? []),
+    // The console's front page first, then the features' sections in order.
+    consoleSections: features.flatMap((feature) => feature.consoleSections ?? []).sort((a, b) => Number(b.path === CONSOLE_PATH) - Number(a.path === CONSOLE_PATH)),
     claims: composeClaimsSources(features.flatMap((feature) => (feature.claims ? [feature.claims] : []))),
     datasets: features.flatMap((feature) => feature.datasets ?? []),
     async beforeErasure(userId) {
