@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
-import { forbidden } from '../../../shared/errors.js'
+import { forbidden, unauthorized } from '../../../shared/errors.js'
 import { roleOf } from '../accounts/roles.js'
 
 declare module 'fastify' {
@@ -26,7 +26,9 @@ export interface RoleStageOptions {
 export const roleStage = fp<RoleStageOptions>(
   async function roleStage(app: FastifyInstance, { db }) {
     app.addHook('onRequest', (request, _reply, done) => {
-      if (app.pipelineOptionsOf(request).role !== 'admin' || !request.session) return done()
+      if (app.pipelineOptionsOf(request).role !== 'admin') return done()
+      // Fails closed: a route stating the role but not the session is refused, never let through.
+      if (!request.session) return done(unauthorized('Sign in required'))
       roleOf(db, request.session.userId).then((role) => done(role === 'admin' ? undefined : forbidden(ADMINISTRATORS_ONLY)), done)
     })
   },
