@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { ADMINISTRATORS_ONLY } from '../../../../src/hub/kernel/pipeline/role.js'
+import { ADMINISTRATORS_ONLY, roleStage } from '../../../../src/hub/kernel/pipeline/role.js'
+import { routeOptions } from '../../../../src/hub/kernel/pipeline/route-options.js'
+import { sessionStage } from '../../../../src/hub/kernel/pipeline/session.js'
+import type { Sessions } from '../../../../src/hub/kernel/sessions/sessions.js'
+import { createServer } from '../../../../src/shared/http/server.js'
+import { createLogger } from '../../../../src/shared/logging.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { makeAdministrator } from '../../../helpers/administrators.js'
 import { signUpAndLogIn, useHubApp } from '../../../helpers/hub-app.js'
@@ -30,5 +35,21 @@ describe.each(databasesUnderTest())('the administrators’ space on $name', (dat
     expect((await hub.app.inject({ url: '/api/admin/no-such-thing', headers: admin.headers })).statusCode).toBe(404)
     await hub.handle.db.updateTable('users').set({ role: 'member' }).where('id', '=', admin.userId).execute()
     expect((await hub.app.inject({ url: '/api/admin/no-such-thing', headers: admin.headers })).statusCode).toBe(403)
+  })
+})
+
+describe.each(databasesUnderTest())('a route stating the role without the session on $name', (database) => {
+  const hub = useHubApp(database)
+
+  it('is refused 401 even with a signed-in administrator’s cookie: the stage fails closed', async () => {
+    const app = await createServer({ logger: createLogger('silent'), openApi: { title: 'test', description: 'test', version: '1' } })
+    await app.register(routeOptions)
+    await app.register(sessionStage, { sessions: { validate: async () => null } as unknown as Sessions, now: () => new Date() })
+    await app.register(roleStage, { db: hub.handle.db })
+    app.get('/forgot-the-session', { config: { role: 'admin' } }, async () => ({ reached: true }))
+    const refused = await app.inject({ url: '/forgot-the-session' })
+    expect(refused.statusCode).toBe(401)
+    expect(refused.json()).toEqual({ error: 'Sign in required' })
+    await app.close()
   })
 })
