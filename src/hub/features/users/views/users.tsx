@@ -35,7 +35,6 @@ export function UsersListPage({ context, sections, list, query, later, selfId, n
   const search = query === '' ? '' : `query=${encodeURIComponent(query)}&`
   return (
     <ConsoleLayout context={context} title={t('users.title')} sections={sections} notice={notice && t(`users.notice.${notice}`)}>
-      <h1>{t('users.title')}</h1>
       <ErrorLine t={t} error={error} />
       <p>{t('users.intro')}</p>
       <p>
@@ -105,14 +104,10 @@ export function UserPage({ context, sections, user, csrfToken, selfId, notice, e
   const action = (what: string) => `${userConsolePath(user.userId)}/${what}`
   const Csrf = () => <input type="hidden" name="_csrf" value={csrfToken} />
   return (
-    <ConsoleLayout context={context} title={user.email} sections={sections} notice={notice && t(`users.notice.${notice}`)}>
+    <ConsoleLayout context={context} title={user.userId === selfId ? `${user.email} ${t('users.you')}` : user.email} sections={sections} notice={notice && t(`users.notice.${notice}`)}>
       <p>
         <a href={USERS_CONSOLE_PATH}>{t('user.back')}</a>
       </p>
-      <h1>
-        {user.email}
-        {user.userId === selfId && ` ${t('users.you')}`}
-      </h1>
       <ErrorLine t={t} error={error} />
       <dl class="billing-summary">
         <dt>{t('user.name')}</dt>
