@@ -50,7 +50,13 @@ export async function adminUserRoutes(app: App, { users, sessionCookies }: Admin
         response: { 200: ListedUserSchema, ...errorResponses(400, 401, 403, 404, 409) }
       }
     },
-    async (request) => users.change(request.params.userId, request.body, sessionOf(request).userId)
+    async (request, reply) => {
+      const session = sessionOf(request)
+      const user = await users.change(request.params.userId, request.body, session.userId)
+      // Disabling yourself ends this session too.
+      if (user.userId === session.userId && user.disabled) sessionCookies.clear(reply)
+      return user
+    }
   )
 
   app.post(

@@ -4,6 +4,7 @@ import { LAST_ADMINISTRATOR } from '../../../../src/hub/kernel/accounts/roles.js
 import { ADMINISTRATORS_ONLY } from '../../../../src/hub/kernel/pipeline/role.js'
 import { RECENT_SIGN_IN_CHALLENGE, RECENT_SIGN_IN_REQUIRED } from '../../../../src/hub/kernel/sessions/recent-sign-in.js'
 import { USER_NOT_FOUND } from '../../../../src/hub/features/users/service.js'
+import { SECURITY_EVENT_TYPES } from '../../../../src/shared/security-events/security-event-token.js'
 import type { App } from '../../../../src/shared/http/server.js'
 import { forgetRecentSignIns, signUpAdministrator } from '../../../helpers/administrators.js'
 import { anonymousHeaders, mailsTo, signUpConfirmedAndLogIn, useSmtpServer } from '../../../helpers/account-mail.js'
@@ -394,6 +395,24 @@ describe.each(databasesUnderTest())('the administrator’s users API on $name', 
         // Each answers a refusal or a change; one made first may leave the others nothing (401 signed out, 404 gone).
         for (const status of statuses) expect([200, 204, 401, 403, 404, 409]).toContain(status)
       }
+    })
+  })
+
+  describe('the applications', () => {
+    // An application taking security events, at an address nothing listens on: the events wait in the outbox.
+    const family = useHubApp(database, { config: { appEvents: { tasks: 'http://127.0.0.1:9/events' } }, securityEventSenderIntervalMs: 60_000 })
+    const revokedFor = async (userId: string) =>
+      (await family.handle.db.selectFrom('securityEventOutbox').select(['applicationId', 'eventType']).where('userId', '=', userId).execute()).filter(
+        ({ eventType }) => eventType === SECURITY_EVENT_TYPES.sessionsRevoked
+      )
+
+    it('are told when an administrator signs a person out or disables the account', async () => {
+      const admin = await signUpAdministrator(family.app, family.handle.db)
+      const signedOut = await signUpAndLogIn(family.app)
+      const disabled = await signUpAndLogIn(family.app)
+      expect((await family.app.inject({ method: 'POST', url: `${USERS}/${signedOut.userId}/sign-out`, headers: admin.headers })).statusCode).toBe(204)
+      expect((await family.app.inject({ method: 'PATCH', url: `${USERS}/${disabled.userId}`, headers: admin.headers, payload: { disabled: true } })).statusCode).toBe(200)
+      for (const person of [signedOut, disabled]) expect(await revokedFor(person.userId)).toEqual([{ applicationId: 'tasks', eventType: SECURITY_EVENT_TYPES.sessionsRevoked }])
     })
   })
 })
