@@ -24,8 +24,9 @@ function whereAccount(account: AccountReference) {
   return typeof account === 'string' ? (['email', '=', normaliseEmail(account)] as const) : (['id', '=', account.userId] as const)
 }
 
-function record(trx: Kysely<Database>, event: AuditEventInput, by: string | undefined, now: Date): Promise<void> {
-  return createAuditTrail(trx).record({ ...event, detail: { ...event.detail, ...(by === undefined ? {} : { by }) } }, now)
+/** Stamped with the wall clock, as every audit event is (docs/hub.md, "Audit trail"), not the hub's injectable clock. */
+function record(trx: Kysely<Database>, event: AuditEventInput, by: string | undefined): Promise<void> {
+  return createAuditTrail(trx).record({ ...event, detail: { ...event.detail, ...(by === undefined ? {} : { by }) } })
 }
 
 export interface RoleChange {
@@ -54,7 +55,7 @@ async function changeRoleIn(trx: Kysely<Database>, account: AccountReference, ro
   if (current === role) return { userId: found.id, email: found.email, role, changed: false }
   if (role === 'member') await refuseLastAdministrator(trx, found.id)
   await trx.updateTable('users').set({ role, updatedAt: now.toISOString() }).where('id', '=', found.id).execute()
-  await record(trx, { userId: found.id, type: role === 'admin' ? 'account.promoted' : 'account.demoted' }, by, now)
+  await record(trx, { userId: found.id, type: role === 'admin' ? 'account.promoted' : 'account.demoted' }, by)
   return { userId: found.id, email: found.email, role, changed: true }
 }
 
@@ -99,15 +100,15 @@ export async function changeAccount({ db, securityEvents, endSessions, now }: Ac
     }
     if (displayName !== undefined && displayName !== found.displayName) {
       await trx.updateTable('users').set({ displayName, updatedAt: at.toISOString() }).where('id', '=', userId).execute()
-      await record(trx, { userId, type: 'account.name-changed' }, by, at)
+      await record(trx, { userId, type: 'account.name-changed' }, by)
     }
     return true
   })
 }
 
 /** Records an administrator's change made elsewhere (the sessions ended, two-step sign-in removed) on the person's trail. */
-export function recordAdministratorChange(db: Kysely<Database>, userId: string, type: 'account.signed-out-everywhere' | 'account.two-step-removed', by: string, now: Date, detail: Record<string, unknown> = {}): Promise<void> {
-  return record(db, { userId, type, detail }, by, now)
+export function recordAdministratorChange(db: Kysely<Database>, userId: string, type: 'account.signed-out-everywhere' | 'account.two-step-removed', by: string, detail: Record<string, unknown> = {}): Promise<void> {
+  return record(db, { userId, type, detail }, by)
 }
 
 /** What erasing an account takes (`eraseAccount` of src/hub/erasure.ts, handed in by app.ts, every part's step in it). */

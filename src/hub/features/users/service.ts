@@ -33,7 +33,7 @@ export function createUserAdministration(kernel: Kernel, declared: Pick<Features
     async signOut(userId: string, by: string): Promise<number> {
       await exists(userId)
       const ended = await kernel.accountSessions.endAll(userId)
-      await recordAdministratorChange(db, userId, 'account.signed-out-everywhere', by, now(), { endedSessions: ended })
+      await recordAdministratorChange(db, userId, 'account.signed-out-everywhere', by, { endedSessions: ended })
       return ended
     },
 
@@ -41,7 +41,7 @@ export function createUserAdministration(kernel: Kernel, declared: Pick<Features
     async resetTwoStep(userId: string, by: string): Promise<boolean> {
       await exists(userId)
       const wasOn = await declared.secondFactor.removeFor(userId, now())
-      if (wasOn) await recordAdministratorChange(db, userId, 'account.two-step-removed', by, now())
+      if (wasOn) await recordAdministratorChange(db, userId, 'account.two-step-removed', by)
       return wasOn
     },
 

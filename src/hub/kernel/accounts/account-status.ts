@@ -83,8 +83,7 @@ export async function changeAccountDisabled(
       userId: found.id,
       type: disabled ? 'account.disabled' : 'account.enabled',
       detail: { ...(disabled ? { endedSessions } : {}), ...(by === undefined ? {} : { by }) }
-    },
-    now
+    }
   )
   return { userId: found.id, email: found.email, endedSessions }
 }
