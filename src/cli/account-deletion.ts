@@ -5,6 +5,7 @@ import { createStripeClient } from '../hub/features/billing/stripe-client.js'
 import { eraseAccount } from '../hub/erasure.js'
 import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
 import { normaliseEmail } from '../hub/kernel/accounts/credentials.js'
+import { refuseLastAdministrator } from '../hub/kernel/accounts/roles.js'
 import { HttpError } from '../shared/errors.js'
 import { withDatabase } from './database.js'
 
@@ -20,13 +21,20 @@ export async function deleteUser(config: Config, email: string, io: { out: (line
     const user = await db.selectFrom('users').select(['id', 'email', 'locale']).where('email', '=', normaliseEmail(email)).executeTakeFirst()
     if (!user) return undefined
     try {
+      // The hub's last administrator stays (checked again, under a lock, as it is erased).
+      await refuseLastAdministrator(db, user.id)
       await cancelStripeSubscriptionOf(db, stripe, user.id)
     } catch (error) {
       if (error instanceof HttpError) return { refused: error.message }
       throw error
     }
     const outbox = createSecurityEventOutbox(db, Object.keys(config.hub.appEvents))
-    await eraseAccount({ db, outbox, publicUrl: config.hub.publicUrl }, { userId: user.id, email: user.email, language: languageOfAccount(user.locale) }, new Date())
+    try {
+      await eraseAccount({ db, outbox, publicUrl: config.hub.publicUrl }, { userId: user.id, email: user.email, language: languageOfAccount(user.locale) }, new Date())
+    } catch (error) {
+      if (error instanceof HttpError) return { refused: error.message }
+      throw error
+    }
     return user
   })
   if (!deleted) {

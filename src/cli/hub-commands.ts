@@ -10,6 +10,8 @@ import { CLIENTS_HELP, CLIENTS_USAGE, type ClientCommandOptions, clientsCommand 
 import { createUsersRepository } from '../hub/kernel/accounts/repository.js'
 import { createAccounts } from '../hub/kernel/accounts/accounts.js'
 import { setAccountDisabled } from '../hub/kernel/accounts/account-status.js'
+import type { Role } from '../hub/kernel/accounts/roles.js'
+import { changeRole } from '../hub/features/users/administration.js'
 import { rotateSigningKeys } from '../hub/kernel/tokens/keyring.js'
 import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
 import { HttpError } from '../shared/errors.js'
@@ -17,7 +19,10 @@ import { HttpError } from '../shared/errors.js'
 export const USAGE = `Administer the identity hub (same configuration as the hub: DATABASE_URL or DATA_DIR, HUB_*).
 
 Usage:
-  npm run hub -- users:create --email EMAIL     reads the password from stdin
+  npm run hub -- users:create --email EMAIL [--admin]
+                                                reads the password from stdin; --admin makes an administrator
+  npm run hub -- users:promote --email EMAIL    makes the account an administrator
+  npm run hub -- users:demote --email EMAIL     makes the administrator a member
   npm run hub -- users:disable --email EMAIL    blocks sign-in and ends the account's sessions
   npm run hub -- users:enable --email EMAIL     lets a disabled account sign in again
   npm run hub -- users:delete --email EMAIL     erases the account, as its owner deleting it would
@@ -45,6 +50,9 @@ users:create applies the sign-up rules (valid email, 8 to 128 characters, not a 
 and works whether or not HUB_SIGNUP is open. Pipe the password in so it stays out of the shell
 history:  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
 
+The last enabled administrator cannot be demoted, disabled or deleted: make another account an
+administrator first (docs/administration.md).
+
 users:disable takes effect at once for sign-in; a running hub stops accepting the account's
 sessions within a few seconds (it trusts a session it has just read for up to 4 s). SSO tokens
 already issued to applications stay valid until they expire (5 minutes).
@@ -69,7 +77,7 @@ ${BILLING_USAGE}`
 
 /** Each account command's own help; `npm run hub -- COMMAND --help` prints the one of COMMAND. */
 const ACCOUNT_HELP = {
-  'users:create': `Usage: npm run hub -- users:create --email EMAIL
+  'users:create': `Usage: npm run hub -- users:create --email EMAIL [--admin]
 
 Creates an account, reading its password from stdin. It applies the sign-up rules (valid email,
 8 to 128 characters, not a common password) and works whether or not HUB_SIGNUP is open. Pipe the
@@ -77,12 +85,28 @@ password in so it stays out of the shell history:
   printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
 
 Options:
+  --email EMAIL   the account's address
+  --admin         makes the account an administrator of the hub (docs/administration.md)`,
+  'users:promote': `Usage: npm run hub -- users:promote --email EMAIL
+
+Makes an existing account an administrator of the hub: it opens the console at /admin and the
+admin API (docs/administration.md). Recorded on the account's activity.
+
+Options:
+  --email EMAIL   the account's address`,
+  'users:demote': `Usage: npm run hub -- users:demote --email EMAIL
+
+Makes an administrator a member again; it loses the console at once. The last enabled
+administrator cannot be demoted: make another account an administrator first.
+
+Options:
   --email EMAIL   the account's address`,
   'users:disable': `Usage: npm run hub -- users:disable --email EMAIL
 
 Blocks sign-in and ends the account's sessions. A running hub stops accepting them within a few
 seconds (it trusts a session it has just read for up to 4 s); SSO tokens already issued to
-applications stay valid until they expire (5 minutes).
+applications stay valid until they expire (5 minutes). The last enabled administrator cannot be
+disabled.
 
 Options:
   --email EMAIL   the account's address`,
@@ -96,7 +120,8 @@ Options:
 
 Erases the account, as its owner deleting it would: ends every session, erases what the hub holds
 about the person but one account.deleted audit record (id and time), mails a confirmation to the
-address and sends the applications an account-purged event (docs/account.md, "Deletion").
+address and sends the applications an account-purged event (docs/account.md, "Deletion"). The
+last enabled administrator cannot be deleted.
 
 Options:
   --email EMAIL   the account's address`,
@@ -128,7 +153,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -139,10 +164,12 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
     const config = readConfig(io.env)
     switch (command) {
       case 'users:create':
+      case 'users:promote':
+      case 'users:demote':
       case 'users:disable':
       case 'users:enable':
       case 'users:delete':
-        return await accountCommand(command, config, parsed.values.email, io)
+        return await accountCommand(command, config, parsed.values.email, parsed.values.admin ?? false, io)
       case 'keys:rotate':
         return await rotateKeys(config, io)
       case 'events:pending':
@@ -188,8 +215,14 @@ function help(command: string | undefined, io: CliIo): number {
   return 0
 }
 
-/** The users:* commands: each names an account by --email, and accounts live in the hub only with the built-in provider. */
-async function accountCommand(command: 'users:create' | 'users:disable' | 'users:enable' | 'users:delete', config: Config, email: string | undefined, io: CliIo): Promise<number> {
+type AccountCommand = 'users:create' | 'users:promote' | 'users:demote' | 'users:disable' | 'users:enable' | 'users:delete'
+
+/**
+ * The users:* commands: each names an account by --email, and accounts live in the hub only with
+ * the built-in provider. A refusal of the hub's rules (the sign-up rules, the last administrator)
+ * is printed and exits 1.
+ */
+async function accountCommand(command: AccountCommand, config: Config, email: string | undefined, admin: boolean, io: CliIo): Promise<number> {
   if (!email) {
     io.err(`${command} needs --email`)
     return 2
@@ -198,20 +231,11 @@ async function accountCommand(command: 'users:create' | 'users:disable' | 'users
     io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
     return 1
   }
-  if (command === 'users:create') return createUser(config, email, io)
-  if (command === 'users:delete') return deleteUser(config, email, io)
-  return changeAccountStatus(config, command === 'users:disable', email, io)
-}
-
-async function createUser(config: Config, email: string, io: CliIo): Promise<number> {
-  // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
-  const password = (await io.readStdin()).replace(/\r?\n$/, '')
   try {
-    const { userId, email: stored } = await withDatabase(config.shared, (db) =>
-      createAccounts(createUsersRepository(db)).create({ email, password }, new Date())
-    )
-    io.out(`Created ${stored} with id ${userId}.`)
-    return 0
+    if (command === 'users:create') return await createUser(config, email, admin, io)
+    if (command === 'users:delete') return await deleteUser(config, email, io)
+    if (command === 'users:promote' || command === 'users:demote') return await changeUserRole(config, command === 'users:promote' ? 'admin' : 'member', email, io)
+    return await changeAccountStatus(config, command === 'users:disable', email, io)
   } catch (error) {
     if (error instanceof HttpError) {
       io.err(error.message)
@@ -219,6 +243,30 @@ async function createUser(config: Config, email: string, io: CliIo): Promise<num
     }
     throw error
   }
+}
+
+async function createUser(config: Config, email: string, admin: boolean, io: CliIo): Promise<number> {
+  // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
+  const password = (await io.readStdin()).replace(/\r?\n$/, '')
+  const { userId, email: stored } = await withDatabase(config.shared, async (db) => {
+    const now = new Date()
+    const created = await createAccounts(createUsersRepository(db)).create({ email, password }, now)
+    if (admin) await changeRole(db, { userId: created.userId }, 'admin', now)
+    return created
+  })
+  io.out(`Created ${admin ? 'administrator ' : ''}${stored} with id ${userId}.`)
+  return 0
+}
+
+async function changeUserRole(config: Config, role: Role, email: string, io: CliIo): Promise<number> {
+  const changed = await withDatabase(config.shared, (db) => changeRole(db, email, role, new Date()))
+  if (!changed) {
+    io.err('No account has this email')
+    return 1
+  }
+  const what = role === 'admin' ? 'an administrator' : 'a member'
+  io.out(changed.changed ? `${changed.email} is now ${what}.` : `${changed.email} is already ${what}.`)
+  return 0
 }
 
 async function changeAccountStatus(config: Config, disable: boolean, email: string, io: CliIo): Promise<number> {

@@ -7,6 +7,7 @@ import { privacyActivity } from './features/privacy/activity-readings.js'
 import { signInActivity } from './features/sign-in/activity-readings.js'
 import { ssoActivity } from './features/sso/activity-readings.js'
 import { twoStepActivity } from './features/two-step/activity-readings.js'
+import { usersActivity } from './features/users/activity-readings.js'
 import { activityReadings } from './kernel/audit/activity.js'
 
 /**
@@ -23,5 +24,6 @@ export const ACTIVITY_READINGS = activityReadings(
   accountActivity,
   deletionActivity,
   twoStepActivity,
-  billingActivity
+  billingActivity,
+  usersActivity
 )

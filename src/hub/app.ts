@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie'
 import { allowedHosts } from '../shared/http/allowed-hosts.js'
 import type { App } from '../shared/http/server.js'
 import { ACTIVITY_READINGS } from './activity.js'
-import { ERASURE_STEPS } from './erasure.js'
+import { ERASURE_STEPS, eraseAccount } from './erasure.js'
 import { accountFeature } from './features/account/index.js'
 import { activityFeature } from './features/activity/index.js'
 import { billingFeature } from './features/billing/index.js'
@@ -15,6 +15,7 @@ import { privacyFeature } from './features/privacy/index.js'
 import { signInFeature } from './features/sign-in/index.js'
 import { ssoFeature } from './features/sso/index.js'
 import { twoStepFeature } from './features/two-step/index.js'
+import { usersFeature } from './features/users/index.js'
 import { AUTH_COOKIE } from './kernel/http/cookies.js'
 import { composeFeatures, registerFeatures } from './kernel/feature.js'
 import { type KernelDependencies, buildKernel } from './kernel/kernel.js'
@@ -56,7 +57,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     cspFeature(kernel),
     privacyFeature(kernel),
     exportFeature(kernel, { applicationExportTimeoutMs: deps.applicationExportTimeoutMs }),
-    oidcFeature(kernel)
+    oidcFeature(kernel),
+    // The administrator's Users (docs/administration.md): the built-in provider's accounts, erased as users:delete does.
+    ...(builtin ? [usersFeature(kernel, eraseAccount)] : [])
   ])
 
   // External plugins and the request pipeline, in the order a request meets them.

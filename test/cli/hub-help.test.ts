@@ -4,7 +4,9 @@ import { useHubCli } from '../helpers/hub-cli.js'
 
 /** Every hub command and the options it reads: its `--help` names each of them. */
 const COMMANDS: Record<string, string[]> = {
-  'users:create': ['--email'],
+  'users:create': ['--email', '--admin'],
+  'users:promote': ['--email'],
+  'users:demote': ['--email'],
   'users:disable': ['--email'],
   'users:enable': ['--email'],
   'users:delete': ['--email'],

@@ -1,5 +1,6 @@
 import { readinessRoute } from '../../shared/http/readiness.js'
 import type { App } from '../../shared/http/server.js'
+import { type AccountFacts, type AccountFactsSource, composeAccountFacts } from './accounts/account-facts.js'
 import { roleOf } from './accounts/roles.js'
 import { AUTH_COOKIE } from './http/cookies.js'
 import { healthRoutes } from './http/health.js'
@@ -61,6 +62,8 @@ export interface HubFeature {
   removeApplications?: (declared: FeaturesDeclared) => RemoveApplications
   /** The names of applications registered at run time, by id (OpenID Connect clients): how the pages name them; one feature at most. */
   applicationNames?: () => Promise<Readonly<Record<string, string>>>
+  /** What the console's list of accounts shows of each that this feature keeps (two-step sign-in, passkeys). */
+  accountFacts?: AccountFactsSource
 }
 
 /** The consent log and withdrawing its granted consents. */
@@ -93,6 +96,8 @@ export interface FeaturesDeclared {
   /** Every feature's, in order; answers how many in all. */
   removeApplications: RemoveApplications
   applicationNames: () => Promise<Readonly<Record<string, string>>>
+  /** Every feature's `accountFacts` merged, for a page of accounts; defaults for what none says. */
+  accountFacts: (userIds: readonly string[]) => Promise<Map<string, AccountFacts>>
 }
 
 /** The features composed: their faces, in order, what they declared, and every page. */
@@ -135,7 +140,8 @@ export function composeFeatures(features: readonly HubFeature[]): ComposedFeatur
       for (const remove of removers) removed += await remove(trx, userId, now)
       return removed
     },
-    applicationNames: names ?? (async () => ({}))
+    applicationNames: names ?? (async () => ({})),
+    accountFacts: composeAccountFacts(features.flatMap((feature) => (feature.accountFacts ? [feature.accountFacts] : [])))
   }
   removers = features.flatMap((feature) => (feature.removeApplications ? [feature.removeApplications(declared)] : []))
   const pages = features.flatMap((feature) => feature.pages?.(declared) ?? [])

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { flushErasedPages } from '../../../shared/database/erased-pages.js'
 import type { Database } from '../../../shared/database/schema.js'
 import { SECURITY_EVENT_TYPES } from '../../../shared/security-events/security-event-token.js'
+import { lockAdministrators, refuseLastAdministrator } from '../../kernel/accounts/roles.js'
 import { createAuditTrail } from '../../kernel/audit/repository.js'
 import { createMailQueue } from '../../kernel/mail/queue.js'
 import { accountDeletedMail } from './mails.js'
@@ -42,6 +43,10 @@ export async function eraseAccount({ db, outbox, publicUrl, steps }: AccountEras
   const { userId } = account
   const confirmation = accountDeletedMail({ publicUrl, language: account.language, email: account.email })
   await db.transaction().execute(async (trx) => {
+    // Never the hub's last enabled administrator (409): checked under the lock every change that
+    // may take an administrator away takes, so two deletions at once cannot both pass.
+    await lockAdministrators(trx)
+    await refuseLastAdministrator(trx, userId)
     // The account's row first: a login starting a session reads it FOR SHARE (see
     // `insertForEnabledAccount`), so it either committed before this delete, and its session is
     // deleted below, or waits for this transaction and then finds no account.

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { badRequest, forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
+import { refuseLastAdministrator } from '../../kernel/accounts/roles.js'
 import { requireCurrentPassword } from '../../kernel/sessions/current-password.js'
 import { browserLanguageOf, languageOfAccount } from '../../kernel/language/account-language.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
@@ -55,10 +56,11 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
           'and the password is required, a wrong one counting toward the sign-in lockout; ' +
           'under an external provider the session must have signed in less than 10 minutes ago. ' +
           'A confirmation is mailed to the address, and the applications are sent an account-purged event. ' +
-          'A live Stripe subscription is canceled first; if Stripe cannot be reached, 503 and nothing is erased.',
+          'A live Stripe subscription is canceled first; if Stripe cannot be reached, 503 and nothing is erased. ' +
+          "The hub's last enabled administrator cannot delete their account (409): make another account an administrator first.",
         tags: ['account'],
         body: AccountDeletion,
-        response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 429, 503) }
+        response: { 204: { type: 'null', description: 'Deleted; cookies cleared' }, ...errorResponses(400, 401, 403, 409, 429, 503) }
       }
     },
     async (request, reply) => {
@@ -76,6 +78,8 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
         if (!row || now().getTime() - Date.parse(row.createdAt) > RECENT_SIGN_IN_MS) throw forbidden(SIGN_IN_AGAIN)
         account = { userId: session.userId, email: session.email, language: browserLanguageOf(request) }
       }
+      // The hub's last administrator stays (409; checked again, under a lock, as it is erased).
+      await refuseLastAdministrator(deps.db, account.userId)
       // Before anything changes: should it fail (Stripe unreachable, 503), the account is intact.
       await deps.beforeErasure(account.userId)
       // Through the session cache first, so this instance stops trusting them at once.

@@ -15,7 +15,8 @@ export function passkeysFeature(kernel: Kernel, builtin: BuiltinProvider | undef
   const { db, config, now } = kernel
   const passkeys = createPasskeyRepository(db)
   const datasets = [passkeysDataset(passkeys)]
-  if (!builtin) return { datasets }
+  const accountFacts = async (userIds: readonly string[]) => new Map([...(await passkeys.countsOf(userIds))].map(([userId, count]) => [userId, { passkeys: count }]))
+  if (!builtin) return { datasets, accountFacts }
   const assertions = createPasskeyAssertions({ db, passkeys, publicUrl: config.publicUrl, now })
   return {
     async routes(app) {
@@ -37,6 +38,7 @@ export function passkeysFeature(kernel: Kernel, builtin: BuiltinProvider | undef
       })
     },
     signInMethod: { pages: passkeySignInPages(passkeys), proof: passkeyProof(assertions) },
-    datasets
+    datasets,
+    accountFacts
   }
 }

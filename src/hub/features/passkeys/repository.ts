@@ -50,6 +50,13 @@ export function createPasskeyRepository(db: Kysely<Database>) {
       return this.countOf(userId, trx)
     },
 
+    /** How many passkeys each of these accounts has (absent: none), for the console's list of accounts, a page at once. */
+    async countsOf(userIds: readonly string[]): Promise<Map<string, number>> {
+      if (userIds.length === 0) return new Map()
+      const rows = await db.selectFrom('passkeys').select(['userId', (eb) => eb.fn.countAll<number | string>().as('count')]).where('userId', 'in', userIds).groupBy('userId').execute()
+      return new Map(rows.map(({ userId, count }) => [userId, Number(count)]))
+    },
+
     /** Oldest first: the order they were added in. */
     listOf(userId: string): Promise<ListedPasskey[]> {
       return db.selectFrom('passkeys').select(LISTED).where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute()

@@ -41,6 +41,10 @@ export function twoStepFeature(kernel: Kernel, builtin: BuiltinProvider): HubFea
     },
     secondFactor: createSecondFactorGate({ twoStep, challenges, users }),
     signInMethod: { pages: twoStepSignInPages(repository), proof: codeProof(twoStep, now) },
-    datasets: [twoStepDataset(repository)]
+    datasets: [twoStepDataset(repository)],
+    async accountFacts(userIds) {
+      const on = await repository.onAmong(userIds)
+      return new Map([...on].map((userId) => [userId, { twoStep: true }]))
+    }
   }
 }

@@ -60,6 +60,13 @@ export function createTwoStepRepository(db: Kysely<Database>) {
       return used !== undefined
     },
 
+    /** Which of these accounts have it on (a confirmed credential): the console's list of accounts, a page at once. */
+    async onAmong(userIds: readonly string[]): Promise<Set<string>> {
+      if (userIds.length === 0) return new Set()
+      const rows = await db.selectFrom('totpCredentials').select('userId').where('userId', 'in', userIds).where('confirmedAt', 'is not', null).execute()
+      return new Set(rows.map(({ userId }) => userId))
+    },
+
     async recoveryCodesLeft(userId: string): Promise<number> {
       const { count } = await db.selectFrom('recoveryCodes').select((eb) => eb.fn.countAll<number | string>().as('count')).where('userId', '=', userId).executeTakeFirstOrThrow()
       return Number(count)

@@ -16,6 +16,7 @@ export function createSecondFactorGate({ twoStep, challenges, users }: { twoStep
       return user ? challenges.issue(userId, user.passwordHash, now) : null
     },
     isOn: (userId) => twoStep.isOn(userId),
+    removeFor: (userId, now) => twoStep.removeByAdministrator(userId, now),
     passwordRefused: {
       error: SECOND_FACTOR_REQUIRED,
       described: 'With two-step sign-in on, the password is refused (403): the proof must be a code of the app or a passkey.'

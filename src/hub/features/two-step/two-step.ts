@@ -94,6 +94,22 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
       })
     },
 
+    /**
+     * An administrator's reset for a person who lost their phone (docs/administration.md): removes
+     * the credential, its recovery codes and its logins waiting for a code, and mails the person, in
+     * their chosen language, that an administrator turned it off. Answers whether it was on; when it
+     * was not, a pending set-up is dropped quietly and no mail goes.
+     */
+    async removeByAdministrator(userId: string, now: Date): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const { wasOn } = await repository.remove(userId, trx)
+        if (!wasOn) return false
+        const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst()
+        if (user) await notify(user, { kind: 'removed-by-administrator' }, now, trx)
+        return true
+      })
+    },
+
     /** New recovery codes in place of all the old ones; 409 while it is off. */
     async regenerateRecoveryCodes(user: UserRow, now: Date): Promise<string[]> {
       if (!(await this.isOn(user.id))) throw conflict(NOT_ON)

@@ -39,7 +39,16 @@ export const AUDIT_EVENT_TYPES = [
   'billing.checkout.started',
   'billing.portal.opened',
   'billing.invoice.paid',
-  'billing.payment.failed'
+  'billing.payment.failed',
+  /**
+   * An administrator's changes to the account (docs/administration.md, "Users"), on the touched
+   * person's trail, `detail.by` the administrator's user id (absent from the terminal).
+   */
+  'account.promoted',
+  'account.demoted',
+  'account.name-changed',
+  'account.signed-out-everywhere',
+  'account.two-step-removed'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

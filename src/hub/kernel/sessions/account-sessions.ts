@@ -64,6 +64,18 @@ export function createAccountSessions({ db, repository, sessions, securityEvents
         await securityEvents.record(trx, SECURITY_EVENT_TYPES.sessionsRevoked, userId, now())
         return ended
       })
+    },
+
+    /**
+     * Ends every session of the user, as `endAllOthers` does the others ("sign out everywhere"):
+     * an administrator signing a person out of every device. Answers how many ended.
+     */
+    endAll(userId: string): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const ended = await sessions.revokeAllOf(userId, trx)
+        await securityEvents.record(trx, SECURITY_EVENT_TYPES.sessionsRevoked, userId, now())
+        return ended
+      })
     }
   }
 }

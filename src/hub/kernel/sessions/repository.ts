@@ -72,8 +72,8 @@ export function createSessionsRepository(db: Kysely<Database>) {
       return deleted.map(({ id }) => id)
     },
     /** Deletes every session of the user but `keptId`; answers the ids deleted. */
-    async deleteAllOf(userId: string): Promise<string[]> {
-      const deleted = await db.deleteFrom('sessions').where('userId', '=', userId).returning('id').execute()
+    async deleteAllOf(userId: string, executor: Kysely<Database> = db): Promise<string[]> {
+      const deleted = await executor.deleteFrom('sessions').where('userId', '=', userId).returning('id').execute()
       return deleted.map(({ id }) => id)
     },
     /** `executor`: the caller's transaction, when the sessions end together with another change. */

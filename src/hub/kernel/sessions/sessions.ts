@@ -177,9 +177,12 @@ export function createSessions({ repository, cookieKeys, maxAgeSeconds, enabledA
       return ended.length
     },
 
-    /** Ends every session of the user (a password reset); answers how many ended. Forgotten after the delete, as above. */
-    async revokeAllOf(userId: string): Promise<number> {
-      const ended = await repository.deleteAllOf(userId)
+    /**
+     * Ends every session of the user (a password reset, an administrator's sign-out); answers how
+     * many ended. Forgotten after the delete, as above, in a transaction (`executor`) too.
+     */
+    async revokeAllOf(userId: string, executor?: Kysely<Database>): Promise<number> {
+      const ended = await repository.deleteAllOf(userId, executor)
       forget(ended)
       return ended.length
     }
