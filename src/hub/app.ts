@@ -4,6 +4,7 @@ import type { App } from '../shared/http/server.js'
 import { ACTIVITY_READINGS } from './activity.js'
 import { ERASURE_STEPS } from './erasure.js'
 import { accountFeature } from './features/account/index.js'
+import { adminFeature } from './features/admin/index.js'
 import { activityFeature } from './features/activity/index.js'
 import { billingFeature } from './features/billing/index.js'
 import { cspFeature } from './features/csp/index.js'
@@ -56,7 +57,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     cspFeature(kernel),
     privacyFeature(kernel),
     exportFeature(kernel, { applicationExportTimeoutMs: deps.applicationExportTimeoutMs }),
-    oidcFeature(kernel)
+    oidcFeature(kernel),
+    // The console's own parts and the first administrator's set-up link (docs/administration.md): last, so its sections follow the others'.
+    adminFeature(kernel, ACTIVITY_READINGS)
   ])
 
   // External plugins and the request pipeline, in the order a request meets them.

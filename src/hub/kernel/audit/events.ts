@@ -39,7 +39,9 @@ export const AUDIT_EVENT_TYPES = [
   'billing.checkout.started',
   'billing.portal.opened',
   'billing.invoice.paid',
-  'billing.payment.failed'
+  'billing.payment.failed',
+  /** The set-up link made this account the hub's first administrator (docs/administration.md); `created` when it made the account too. */
+  'admin.setup'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 
