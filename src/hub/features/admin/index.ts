@@ -33,7 +33,7 @@ export function adminFeature(kernel: Kernel, readings: Readonly<Record<AuditEven
         await app.register(confirmFormRoute, { reauthentication })
       }
     },
-    pages: (declared) => adminPages({ overview, activity, queues, users: kernel.users }, declared),
+    pages: (declared) => adminPages({ overview, activity, queues, users: kernel.users, hasAdministrator: setup.hasAdministrator }, declared),
     consoleSections: [
       { path: CONSOLE_PATH, label: (language) => adminTranslator(language)('admin.section.overview') },
       { path: `${CONSOLE_PATH}/activity`, label: (language) => adminTranslator(language)('admin.section.activity') },

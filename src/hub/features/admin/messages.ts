@@ -81,7 +81,8 @@ const en = {
   'setup.promoted': 'This account is now the hub’s administrator.',
   'setup.openConsole': 'Open the administration',
   'setup.linkRefused': 'This set-up link is not valid: it was used, replaced when the hub started again, or the hub has an administrator already.',
-  'setup.linkMissing': 'This page needs the set-up link the hub printed when it started. Open that link as it was printed.'
+  'setup.linkMissing': 'This page needs the set-up link the hub printed when it started. Open that link as it was printed.',
+  'setup.done': 'This hub has an administrator already, so its set-up link is spent. An administrator can make others administrators in the console.'
 } as const
 
 export type AdminMessageKey = keyof typeof en
@@ -165,7 +166,8 @@ const es: Record<AdminMessageKey, string> = {
   'setup.promoted': 'Esta cuenta es ahora la administradora del hub.',
   'setup.openConsole': 'Abrir la administración',
   'setup.linkRefused': 'Este enlace de configuración no es válido: ya se usó, se reemplazó al volver a arrancar el hub o el hub ya tiene administrador.',
-  'setup.linkMissing': 'Esta página necesita el enlace de configuración que el hub imprimió al arrancar. Ábrelo tal como se imprimió.'
+  'setup.linkMissing': 'Esta página necesita el enlace de configuración que el hub imprimió al arrancar. Ábrelo tal como se imprimió.',
+  'setup.done': 'Este hub ya tiene administrador, así que su enlace de configuración ya no sirve. Un administrador puede hacer administradores a otros en la administración.'
 }
 
 export const ADMIN_MESSAGES: Catalogues<AdminMessageKey> = { en, es }

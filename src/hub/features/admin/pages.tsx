@@ -27,12 +27,13 @@ export interface AdminPagesDependencies {
   activity: AdminActivity
   queues: () => Promise<Queues>
   users: Pick<UsersRepository, 'findByEmail'>
+  hasAdministrator: () => Promise<boolean>
 }
 
 const isAuditType = (value: unknown): value is AuditEventType => typeof value === 'string' && (AUDIT_EVENT_TYPES as readonly string[]).includes(value)
 
 /** The console's own pages (its front page, activity, queues, the confirm step) and the set-up link's page. */
-export function adminPages({ overview, activity, queues, users }: AdminPagesDependencies, declared: FeaturesDeclared): HubPage[] {
+export function adminPages({ overview, activity, queues, users, hasAdministrator }: AdminPagesDependencies, declared: FeaturesDeclared): HubPage[] {
   const sections = declared.consoleSections
 
   /** The page the filters ask for; a garbled link to an older page shows the newest one rather than an error. */
@@ -114,7 +115,8 @@ export function adminPages({ overview, activity, queues, users }: AdminPagesDepe
       path: SETUP_PATH,
       signedIn: false,
       async render({ request, reply, session, shell }) {
-        return <SetupPage context={await shell.contextOf(request, reply, session)} signedInAs={session?.email ?? null} linkRefusedError={SETUP_LINK_REFUSED} />
+        const [context, administered] = await Promise.all([shell.contextOf(request, reply, session), hasAdministrator()])
+        return <SetupPage context={context} signedInAs={session?.email ?? null} administered={administered} linkRefusedError={SETUP_LINK_REFUSED} />
       }
     }
   ]

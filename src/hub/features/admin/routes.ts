@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Kysely } from 'kysely'
 import { type Static, Type } from 'typebox'
 import { Value } from 'typebox/value'
+import type { Database } from '../../../shared/database/schema.js'
 import { HttpError, badRequest } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import { PLAIN_TEXT } from '../../../shared/http/validation.js'
@@ -15,13 +17,10 @@ import type { SignInThrottle } from '../../kernel/rate-limit/sign-in-throttle.js
 import type { Reauthentication } from '../../kernel/sessions/reauthenticate.js'
 import type { Sessions } from '../../kernel/sessions/sessions.js'
 import { signInRefused } from '../../kernel/sessions/sign-in.js'
-import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { ADMIN_ACTIVITY_PAGE_SIZE, type AdminActivity } from './activity.js'
 import { CONFIRM_PATH, type ConfirmRefusal, confirmPathFor, consolePathOr } from './confirm.js'
 import { type Overview, overviewOf } from './overview.js'
 import type { Setup } from './setup.js'
-import type { Kysely } from 'kysely'
-import type { Database } from '../../../shared/database/schema.js'
 
 export interface AdminRouteDependencies {
   /** Whether the hub keeps its own accounts: else the set-up link only promotes a signed-in account. */
@@ -171,7 +170,6 @@ export async function confirmFormRoute(app: App, { reauthentication }: { reauthe
       CONFIRM_PATH,
       { config: { session: 'required', role: 'admin', csrf: 'form' }, schema: { hide: true, body: ConfirmForm } },
       async (request: FastifyRequest, reply: FastifyReply) => {
-        sessionOf(request)
         const { next, password, code } = request.body as Static<typeof ConfirmForm>
         const target = consolePathOr(next)
         const given = Object.fromEntries(

@@ -31,6 +31,9 @@ export interface SetupDependencies {
 export function createSetup({ db, accounts, now }: SetupDependencies) {
   const hasAdministrator = () => hasEnabledAdministrator(db)
   return {
+    /** Whether the hub has an enabled administrator: then the set-up link is spent, whatever its token. */
+    hasAdministrator,
+
 
     /**
      * Spends the token on `target`: a new account (the sign-up's rules; its address counts as

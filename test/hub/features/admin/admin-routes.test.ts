@@ -22,27 +22,40 @@ type JsonSchema = {
   required?: string[]
   enum?: unknown[]
   const?: unknown
+  default?: unknown
+  examples?: unknown[]
   format?: string
   minimum?: number
   minLength?: number
+  maxLength?: number
+  minItems?: number
   items?: JsonSchema
   anyOf?: JsonSchema[]
   oneOf?: JsonSchema[]
 }
 
-/** A value the schema accepts, as plain as can be: so a change's body passes validation and meets the recent sign-in stage. */
+/**
+ * A value the schema accepts, as plain as can be: so a change's body passes validation and meets
+ * the recent sign-in stage (which comes after validation). A schema's own `default` or first
+ * `examples` entry wins, so a route whose field has a pattern can say what passes.
+ */
 function sampleOf(schema: JsonSchema | undefined, ids: { userId: string }): unknown {
   if (!schema) return undefined
   if (schema.const !== undefined) return schema.const
+  if (schema.default !== undefined) return schema.default
+  if (schema.examples?.length) return schema.examples[0]
   if (schema.enum) return schema.enum[0]
   const choice = schema.anyOf ?? schema.oneOf
-  if (choice) return sampleOf(choice[0], ids)
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type
+  if (choice) return sampleOf(choice.find((one) => one.type !== 'null') ?? choice[0], ids)
+  const type = Array.isArray(schema.type) ? schema.type.find((one) => one !== 'null') : schema.type
   switch (type) {
     case 'object':
       return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name], ids)]))
     case 'array':
-      return []
+      return Array.from({ length: schema.minItems ?? 0 }, (_, index) => {
+        const item = sampleOf(schema.items, ids)
+        return typeof item === 'string' && schema.items?.format === undefined ? `${item}${String(index)}` : item
+      })
     case 'integer':
     case 'number':
       return schema.minimum ?? 1
@@ -53,8 +66,9 @@ function sampleOf(schema: JsonSchema | undefined, ids: { userId: string }): unkn
     case 'string':
       if (schema.format === 'email') return 'matrix@example.com'
       if (schema.format === 'uuid') return ids.userId
-      if (schema.format === 'uri') return 'https://app.example/callback'
-      return 'matrix-value'.padEnd(schema.minLength ?? 0, 'x')
+      if (schema.format === 'uri' || schema.format === 'url') return 'https://app.example/callback'
+      if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString()
+      return 'matrixvalue'.padEnd(schema.minLength ?? 0, 'x').slice(0, schema.maxLength ?? 64)
     default:
       return undefined
   }
@@ -108,7 +122,8 @@ describe.each(databasesUnderTest())('every /api/admin route on $name', (database
       const body = sampleOf(operation?.requestBody?.content?.['application/json']?.schema, ids)
       const response = await send(route, admin, ids, body)
       if (response.statusCode !== 401 || response.headers['www-authenticate'] !== RECENT_SIGN_IN_CHALLENGE || typeof response.json<{ error?: unknown }>().error !== 'string') {
-        problems.push(`${route.method} ${route.url}: ${String(response.statusCode)} ${response.body}`)
+        // A 400 here means the sampled body did not pass the route's schema: give the field a `default` or `examples`.
+        problems.push(`${route.method} ${route.url} with ${JSON.stringify(body ?? null)}: ${String(response.statusCode)} ${response.body}`)
       }
     }
     expect(problems).toEqual([])

@@ -65,6 +65,11 @@ describe.each(databasesUnderTest())('the first administrator on $name', (databas
     expect(account.json()).toMatchObject({ role: 'admin', emailVerified: true })
     expect((await hub.app.inject({ method: 'GET', url: '/admin', headers: pageCookies(admin) })).statusCode).toBe(200)
 
+    // The page says the link is spent, with no form left to fill.
+    const spent = await hub.app.inject({ method: 'GET', url: '/setup' })
+    expect(spent.body).toContain('This hub has an administrator already')
+    expect(spent.body).not.toContain('data-form="setup"')
+
     expect(await issueSetupToken(hub.handle.db, new Date())).toBeNull()
     expect(await hub.handle.db.selectFrom('setupTokens').select('tokenHash').execute()).toEqual([])
   })
@@ -96,6 +101,19 @@ describe.each(databasesUnderTest())('the first administrator on $name', (databas
 describe.each(databasesUnderTest())('the set-up link for a signed-in account on $name', (database) => {
   const hub = useHubApp(database)
 
+  it('serves the set-up page signed out and signed in, in English and Spanish, the token left to the script', async () => {
+    const signedOut = await hub.app.inject({ method: 'GET', url: '/setup', headers: { 'accept-language': 'es' } })
+    expect(signedOut.statusCode).toBe(200)
+    expect(signedOut.body).toContain('Configurar este hub')
+    expect(signedOut.body).toContain('data-link-token="setup"')
+    expect(signedOut.body).toContain('name="password"')
+    const person = await signUpAndLogIn(hub.app)
+    const signedIn = await hub.app.inject({ method: 'GET', url: '/setup', headers: { ...pageCookies(person), 'accept-language': 'en' } })
+    expect(signedIn.body).toContain('Make me the administrator')
+    expect(signedIn.body).toContain(person.email)
+    expect(signedIn.body).not.toContain('name="password"')
+  })
+
   it('makes the signed-in account the administrator (200), refuses credentials beside the session, and says so in its activity', async () => {
     const person = await signUpAndLogIn(hub.app)
     const token = await issueSetupToken(hub.handle.db, new Date())
@@ -110,18 +128,5 @@ describe.each(databasesUnderTest())('the set-up link for a signed-in account on 
     expect(activity.json<{ events: { type: string }[] }>().events[0]).toMatchObject({ type: 'admin.setup', detail: { created: false } })
     const page = await hub.app.inject({ method: 'GET', url: '/activity', headers: pageCookies(person) })
     expect(page.body).toContain('Became an administrator of this hub with its set-up link')
-  })
-
-  it('serves the set-up page signed out and signed in, in English and Spanish, the token left to the script', async () => {
-    const signedOut = await hub.app.inject({ method: 'GET', url: '/setup', headers: { 'accept-language': 'es' } })
-    expect(signedOut.statusCode).toBe(200)
-    expect(signedOut.body).toContain('Configurar este hub')
-    expect(signedOut.body).toContain('data-link-token="setup"')
-    expect(signedOut.body).toContain('name="password"')
-    const person = await signUpAndLogIn(hub.app)
-    const signedIn = await hub.app.inject({ method: 'GET', url: '/setup', headers: { ...pageCookies(person), 'accept-language': 'en' } })
-    expect(signedIn.body).toContain('Make me the administrator')
-    expect(signedIn.body).toContain(person.email)
-    expect(signedIn.body).not.toContain('name="password"')
   })
 })

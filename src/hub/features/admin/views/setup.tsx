@@ -6,6 +6,8 @@ export interface SetupPageProps {
   context: PageContext
   /** The signed-in account's address: then the link promotes it. */
   signedInAs: string | null
+  /** Whether the hub has an administrator already: then there is nothing to set up. */
+  administered: boolean
   linkRefusedError: string
 }
 
@@ -13,7 +15,7 @@ export interface SetupPageProps {
  * The set-up link's page. The token is in the fragment, which the server never sees: the script
  * takes it from there (`data-link-token`) and posts it to POST /api/setup with the form.
  */
-export function SetupPage({ context, signedInAs, linkRefusedError }: SetupPageProps) {
+export function SetupPage({ context, signedInAs, administered, linkRefusedError }: SetupPageProps) {
   const t = adminTranslator(context.language)
   const common = {
     'data-form': 'setup',
@@ -21,6 +23,13 @@ export function SetupPage({ context, signedInAs, linkRefusedError }: SetupPagePr
     'data-link-refused-error': linkRefusedError,
     'data-msg-link-refused': t('setup.linkRefused'),
     'data-msg-link-missing': t('setup.linkMissing')
+  }
+  if (administered) {
+    return (
+      <Layout context={context} title={t('setup.title')}>
+        <p role="status">{t('setup.done')}</p>
+      </Layout>
+    )
   }
   return (
     <Layout context={context} title={t('setup.title')}>
