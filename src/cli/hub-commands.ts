@@ -6,6 +6,7 @@ import { withDatabase } from './database.js'
 import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
 import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
 import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
+import { MAIL_QUEUE_HELP, MAIL_QUEUE_USAGE, mailQueueCommand } from './mail-queue.js'
 import { CLIENTS_HELP, CLIENTS_USAGE, type ClientCommandOptions, clientsCommand } from './oidc-clients.js'
 import { createUsersRepository } from '../hub/kernel/accounts/repository.js'
 import { createAccounts } from '../hub/kernel/accounts/accounts.js'
@@ -36,6 +37,7 @@ Usage:
   npm run hub -- clients:remove --id ID         removes a client, ending its grants and tokens
   npm run hub -- mail:outbox [--to EMAIL] [--limit N]
                                                 prints the newest mails written to DATA_DIR/outbox
+  npm run hub -- mail:queue [--limit N]         lists the mail not sent yet, waiting or given up
   npm run hub -- plans:add --id ID --name NAME [--price CENTS --currency EUR --interval month|year]
                  [--stripe-price PRICE_ID] --entitlements a,b,c
                                                 adds or changes a billing plan
@@ -70,6 +72,8 @@ ${EVENTS_PENDING_USAGE}
 ${CSP_TOP_USAGE}
 
 ${MAIL_OUTBOX_USAGE}
+
+${MAIL_QUEUE_USAGE}
 
 ${CLIENTS_USAGE}
 
@@ -139,6 +143,7 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   'events:pending': EVENTS_PENDING_HELP,
   ...CLIENTS_HELP,
   'mail:outbox': MAIL_OUTBOX_HELP,
+  'mail:queue': MAIL_QUEUE_HELP,
   ...BILLING_HELP
 }
 
@@ -187,6 +192,8 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
         return await billingCommand(command, config, parsed.values, io)
       case 'mail:outbox':
         return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
+      case 'mail:queue':
+        return await mailQueueCommand(config, parsed.values.limit, io)
       default:
         io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
         return 2

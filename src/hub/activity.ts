@@ -1,3 +1,4 @@
+import { adminActivity } from './features/admin/activity-readings.js'
 import { accountActivity } from './features/account/activity-readings.js'
 import { billingActivity } from './features/billing/activity-readings.js'
 import { deletionActivity } from './features/deletion/activity-readings.js'
@@ -25,5 +26,6 @@ export const ACTIVITY_READINGS = activityReadings(
   deletionActivity,
   twoStepActivity,
   billingActivity,
-  usersActivity
+  usersActivity,
+  adminActivity
 )

@@ -4,6 +4,7 @@ import type { App } from '../shared/http/server.js'
 import { ACTIVITY_READINGS } from './activity.js'
 import { ERASURE_STEPS, eraseAccount } from './erasure.js'
 import { accountFeature } from './features/account/index.js'
+import { adminFeature } from './features/admin/index.js'
 import { activityFeature } from './features/activity/index.js'
 import { billingFeature } from './features/billing/index.js'
 import { cspFeature } from './features/csp/index.js'
@@ -59,7 +60,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     exportFeature(kernel, { applicationExportTimeoutMs: deps.applicationExportTimeoutMs }),
     oidcFeature(kernel),
     // The administrator's Users (docs/administration.md): the built-in provider's accounts, erased as users:delete does.
-    ...(builtin ? [usersFeature(kernel, eraseAccount)] : [])
+    ...(builtin ? [usersFeature(kernel, eraseAccount)] : []),
+    // The console's own parts and the first administrator's set-up link (docs/administration.md): last, so its sections follow the others'.
+    adminFeature(kernel, ACTIVITY_READINGS)
   ])
 
   // External plugins and the request pipeline, in the order a request meets them.

@@ -1,5 +1,6 @@
 import type { Service, ServiceContext } from '../shared/runtime.js'
 import { buildHubApp } from './app.js'
+import { printSetupLink } from './features/admin/setup.js'
 import { OUTBOX_COMMAND, outboxDirectory } from './kernel/mail/transport.js'
 import type { Keyring } from './kernel/tokens/keyring.js'
 
@@ -23,13 +24,16 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
         const outbox = outboxDirectory(config.shared.dataDir)
         logger.info({ outbox }, `HUB_SMTP_URL is not set: mail is not sent but written to ${outbox}; read it, links included, with ${OUTBOX_COMMAND}`)
       }
-      return buildHubApp({
+      const app = await buildHubApp({
         config: config.hub,
         dataDir: config.shared.dataDir,
         db,
         logger,
         ...(keyring ? { keyring: await keyring(context) } : {})
       })
+      // While the hub has no administrator, whoever started it gets the one-time link that makes the first (docs/administration.md).
+      await printSetupLink({ db, now: new Date(), publicUrl: config.hub.publicUrl, logger })
+      return app
     },
     welcome: ({ hub }) => {
       const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signupOpen

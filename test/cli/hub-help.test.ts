@@ -17,6 +17,7 @@ const COMMANDS: Record<string, string[]> = {
   'clients:list': [],
   'clients:remove': ['--id'],
   'mail:outbox': ['--to', '--limit'],
+  'mail:queue': ['--limit'],
   'plans:add': ['--id', '--name', '--price', '--currency', '--interval', '--stripe-price', '--entitlements'],
   'plans:list': [],
   'plans:remove': ['--id'],

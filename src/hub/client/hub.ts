@@ -16,10 +16,11 @@ import { offerPasskeysWhereSupported, passkeyButtons, passkeyForms } from './pas
 import { privacyButtons, privacyForms } from './privacy.js'
 import { confirmRecentSignIn, recentSignInForms } from './recent-sign-in.js'
 import { securityButtons, securityForms } from './security.js'
+import { setupForms } from './setup.js'
 import { sessionButtons, startSessionUpkeep } from './session.js'
 import { signInButtons, signInForms } from './sign-in.js'
 
-const formHandlers: FormHandlers = { ...signInForms, ...privacyForms, ...recoveryForms, ...accountForms, ...accountDeletionForms, ...securityForms, ...passkeyForms, ...recentSignInForms }
+const formHandlers: FormHandlers = { ...signInForms, ...privacyForms, ...recoveryForms, ...accountForms, ...accountDeletionForms, ...securityForms, ...passkeyForms, ...recentSignInForms, ...setupForms }
 
 const buttonActions: ButtonActions = { ...sessionButtons, ...signInButtons, ...securityButtons, ...passkeyButtons, ...privacyButtons, ...accountButtons, ...applicationButtons, ...billingButtons }
 

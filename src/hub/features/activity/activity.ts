@@ -4,7 +4,7 @@ import type { Database } from '../../../shared/database/schema.js'
 import { decodeKeysetCursor, encodeKeysetCursor } from '../../../shared/http/keyset-cursor.js'
 import { daysBefore } from '../../../shared/time.js'
 import { RETENTION_DAYS } from '../../kernel/audit/retention.js'
-import type { ActivityReading } from '../../kernel/audit/activity.js'
+import { type ActivityReading, shownDetail } from '../../kernel/audit/activity.js'
 import { AUDIT_EVENT_TYPES, type AuditEventType } from '../../kernel/audit/events.js'
 
 export const ACTIVITY_PAGE_SIZE = { min: 1, max: 100, default: 20 } as const
@@ -72,9 +72,4 @@ export function createActivityLog(db: Kysely<Database>, now: () => Date, reading
       }
     }
   }
-}
-
-function shownDetail(reading: ActivityReading, stored: string): Record<string, unknown> {
-  const detail = JSON.parse(stored) as Record<string, unknown>
-  return Object.fromEntries(reading.shows.filter((field) => Object.hasOwn(detail, field)).map((field) => [field, detail[field]]))
 }

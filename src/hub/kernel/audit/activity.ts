@@ -66,3 +66,9 @@ export function activityReadings<const Parts extends readonly ActivityReadings[]
   }
   return readings as Readonly<Record<AuditEventType, ActivityReading>>
 }
+
+/** The detail fields an event's reading shows (any other stays in the trail and the export only). */
+export function shownDetail(reading: ActivityReading, stored: string): Record<string, unknown> {
+  const detail = JSON.parse(stored) as Record<string, unknown>
+  return Object.fromEntries(reading.shows.filter((field) => Object.hasOwn(detail, field)).map((field) => [field, detail[field]]))
+}

@@ -48,7 +48,9 @@ export const AUDIT_EVENT_TYPES = [
   'account.demoted',
   'account.name-changed',
   'account.signed-out-everywhere',
-  'account.two-step-removed'
+  'account.two-step-removed',
+  /** The set-up link made this account the hub's first administrator (docs/administration.md); `created` when it made the account too. */
+  'admin.setup'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

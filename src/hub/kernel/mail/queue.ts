@@ -19,6 +19,19 @@ export interface QueuedMail extends OutgoingMail {
   attempts: number
 }
 
+/** A queued mail as the operator sees it: to whom, what, and how its delivery goes. */
+export interface UnsentMail {
+  id: string
+  recipient: string
+  subject: string
+  /** `failed`: the sender gave up on it (a permanent refusal, or too many attempts). */
+  status: 'waiting' | 'failed'
+  attempts: number
+  nextAttemptAt: string
+  lastError: string | null
+  createdAt: string
+}
+
 /**
  * How long a claim keeps other senders off a mail: longer than one delivery can take (the SMTP
  * transport's timeouts), so a mail is retried only once the sender that claimed it has crashed.
@@ -90,6 +103,19 @@ export function createMailQueue(db: Kysely<Database>) {
 
     async retryLater(id: string, nextAttemptAt: Date, reason: string): Promise<void> {
       await db.updateTable('mailQueue').set({ nextAttemptAt: nextAttemptAt.toISOString(), lastError: reason }).where('id', '=', id).execute()
+    },
+
+    /**
+     * The mail not sent yet, waiting or given up, oldest first, at most `limit` of them, and how
+     * many there are in all: what the console's queues page shows the operator. Never the bodies,
+     * which may carry a token.
+     */
+    async unsent(limit: number): Promise<{ mails: UnsentMail[]; total: number }> {
+      const [rows, count] = await Promise.all([
+        db.selectFrom('mailQueue').select(['id', 'recipient', 'subject', 'status', 'attempts', 'nextAttemptAt', 'lastError', 'createdAt']).orderBy('createdAt').orderBy('id').limit(limit).execute(),
+        db.selectFrom('mailQueue').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow()
+      ])
+      return { mails: rows.map((row) => ({ ...row, status: row.status === 'failed' ? 'failed' : 'waiting' })), total: Number(count.count) }
     },
 
     async markFailed(id: string, reason: string): Promise<void> {

@@ -39,8 +39,11 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   verificationMailsPerAccount: { limit: 5, windowMs: ONE_HOUR }
 }
 
-/** The ways to sign in, counted apart: login by email, set-cookie and passkey by user id. */
-export type SignInRoute = 'login' | 'set-cookie' | 'passkey'
+/**
+ * The ways to sign in, counted apart: login by email, set-cookie and passkey by user id; and the
+ * set-up link's token (docs/administration.md), by IP, which no one should be able to guess either.
+ */
+export type SignInRoute = 'login' | 'set-cookie' | 'passkey' | 'setup'
 
 /** Why a sign-in attempt was refused, and for how long (ms). */
 export interface SignInRefusal {

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type Static, type TSchema, Type } from 'typebox'
 import type { UserRow } from '../../../shared/database/schema.js'
 import { badRequest, forbidden, unauthorized } from '../../../shared/errors.js'
@@ -87,17 +87,53 @@ function passwordProof(secondFactor: SecondFactorGate): ReauthenticationProof {
 }
 
 /**
- * POST /api/auth/reauthenticate: a fresh proof of who holds this session, for the changes that need
- * a recent sign-in. Exactly one proof of those registered; a wrong one counts as a failed login of
- * the account.
+ * Reauthentication's rules, whichever door a proof comes through (the API's JSON, the console's
+ * form without script): exactly one proof of those registered, the password refused alone while a
+ * second factor is on, every proof counted as a login of the account, and a proof that holds
+ * recorded on the session and in the audit trail.
  */
-export async function reauthenticateRoute(app: App, deps: ReauthenticateDependencies) {
+export function createReauthentication(deps: ReauthenticateDependencies) {
   const { users, throttle, recentSignIn, audit, now } = deps
   const proofs = [passwordProof(deps.secondFactor ?? NO_SECOND_FACTOR), ...(deps.proofs ?? [])]
   const fields = proofs.map((proof) => proof.field)
   const duplicate = fields.find((field, index) => fields.indexOf(field) !== index)
   if (duplicate !== undefined) throw new Error(`Two reauthentication proofs share the field "${duplicate}"`)
   const oneOfProofs = oneOfProofsRefusal(fields)
+  return {
+    proofs,
+    /**
+     * Resolves once `given` (one field per proof, at most one set) proves who holds the request's
+     * session, recorded; else throws the refusal (400, 401, 403, 429). The caller has validated
+     * each field against its proof's schema.
+     */
+    async confirm(request: FastifyRequest, reply: FastifyReply, given: Readonly<Record<string, unknown>>): Promise<void> {
+      const session = sessionOf(request)
+      const offered = proofs.filter((proof) => given[proof.field] !== undefined)
+      const [proof] = offered
+      if (offered.length !== 1 || !proof) throw badRequest(oneOfProofs)
+      const user = await users.findById(session.userId)
+      if (!user) throw unauthorized('Sign in required')
+      await proof.check(given[proof.field], {
+        request,
+        user,
+        counted: (proves, refusal) => requireCountedProof(throttle, request, reply, user.email, proves, refusal)
+      })
+      await recentSignIn.record(session.id, now())
+      await audit(request, { userId: user.id, type: 'session.reauthenticated', detail: { method: proof.method, session: sessionHandle(session.id) } })
+    }
+  }
+}
+
+export type Reauthentication = ReturnType<typeof createReauthentication>
+
+/**
+ * POST /api/auth/reauthenticate: a fresh proof of who holds this session, for the changes that need
+ * a recent sign-in. Exactly one proof of those registered; a wrong one counts as a failed login of
+ * the account.
+ */
+export async function reauthenticateRoute(app: App, deps: ReauthenticateDependencies) {
+  const reauthentication = createReauthentication(deps)
+  const { proofs } = reauthentication
   const description = proofs.flatMap((proof) => proof.described ?? []).join(' ')
 
   app.post(
@@ -113,20 +149,7 @@ export async function reauthenticateRoute(app: App, deps: ReauthenticateDependen
       }
     },
     async (request, reply) => {
-      const session = sessionOf(request)
-      const body = request.body as Record<string, unknown>
-      const given = proofs.filter((proof) => body[proof.field] !== undefined)
-      const [proof] = given
-      if (given.length !== 1 || !proof) throw badRequest(oneOfProofs)
-      const user = await users.findById(session.userId)
-      if (!user) throw unauthorized('Sign in required')
-      await proof.check(body[proof.field], {
-        request,
-        user,
-        counted: (proves, refusal) => requireCountedProof(throttle, request, reply, user.email, proves, refusal)
-      })
-      await recentSignIn.record(session.id, now())
-      await audit(request, { userId: user.id, type: 'session.reauthenticated', detail: { method: proof.method, session: sessionHandle(session.id) } })
+      await reauthentication.confirm(request, reply, request.body as Record<string, unknown>)
       return reply.code(204).send(null)
     }
   )

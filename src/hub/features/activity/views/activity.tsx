@@ -5,7 +5,7 @@ import { ColumnHeadings, Layout, type PageContext, Timestamp } from '../../../ke
 import { deviceLabel } from '../../../kernel/pages/views/device-label.js'
 import { deviceOf } from '../../../kernel/http/device.js'
 import type { ActivityPage as ActivityList } from '../activity.js'
-import { SENTENCE_NAMES_DEVICE, activitySentence } from './activity-sentence.js'
+import { SENTENCE_NAMES_DEVICE, activitySentence } from '../../../kernel/pages/views/activity-sentence.js'
 import { activityTranslator } from '../messages.js'
 
 export interface ActivityPageProps {

@@ -1,9 +1,8 @@
-import type { ActivityReading } from '../../../kernel/audit/activity.js'
-import type { AuditEventType } from '../../../kernel/audit/events.js'
-import { type Language, fillPlaceholders } from '../../../kernel/language/language.js'
-import { type ApplicationNames, applicationName, purposeLabel } from '../../../kernel/pages/application-names.js'
-import type { Translate } from '../../../kernel/pages/i18n/index.js'
-import type { ActivityEvent } from '../activity.js'
+import type { ActivityReading } from '../../audit/activity.js'
+import type { AuditEventType } from '../../audit/events.js'
+import { type Language, fillPlaceholders } from '../../language/language.js'
+import { type ApplicationNames, applicationName, purposeLabel } from '../application-names.js'
+import type { Translate } from '../i18n/index.js'
 
 /** Types whose sentence already names the device ("Signed in from Chrome on Linux"). */
 export const SENTENCE_NAMES_DEVICE: ReadonlySet<AuditEventType> = new Set(['signin', 'signin.failed', 'session.refreshed'])
@@ -17,7 +16,7 @@ export const SENTENCE_NAMES_DEVICE: ReadonlySet<AuditEventType> = new Set(['sign
 export function activitySentence(
   { t, language }: { t: Translate; language: Language },
   reading: ActivityReading,
-  { type, detail }: ActivityEvent,
+  { type, detail }: { type: AuditEventType; detail: Record<string, unknown> },
   device: string,
   names: ApplicationNames
 ): string {
