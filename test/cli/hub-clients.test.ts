@@ -50,7 +50,7 @@ describe('hub CLI: OpenID Connect clients', () => {
     const cases: [string[], number, string][] = [
       [['clients:add', '--redirect-uri', 'https://a.example/cb'], 2, 'clients:add needs --id'],
       [['clients:remove'], 2, 'clients:remove needs --id'],
-      [['clients:add', '--id', 'app'], 1, 'A client needs at least one --redirect-uri'],
+      [['clients:add', '--id', 'app'], 1, 'A client needs at least one redirect URI'],
       [['clients:add', '--id', 'my.app', '--redirect-uri', 'https://a.example/cb'], 1, 'The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"'],
       [['clients:add', '--id', 'App!', '--redirect-uri', 'https://a.example/cb'], 1, 'The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"'],
       [['clients:add', '--id', 'app', '--redirect-uri', 'javascript:alert(1)'], 1, 'Not an http(s) URL without a fragment: javascript:alert(1)'],

@@ -39,7 +39,15 @@ export const AUDIT_EVENT_TYPES = [
   'billing.checkout.started',
   'billing.portal.opened',
   'billing.invoice.paid',
-  'billing.payment.failed'
+  'billing.payment.failed',
+  /**
+   * An administrator's changes to the OpenID Connect clients (docs/administration.md,
+   * "Applications"), on the administrator's own trail: `clientId` and `name`; `changed`, the fields.
+   */
+  'client.added',
+  'client.changed',
+  'client.removed',
+  'client.secret-rotated'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 
