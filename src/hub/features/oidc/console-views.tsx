@@ -212,9 +212,6 @@ export function ApplicationPage({
   const path = applicationPath(client.id)
   return (
     <ConsoleLayout context={context} title={client.name} sections={sections} notice={notice && t(APPLICATION_NOTICES[notice])}>
-      <p>
-        <a href={APPLICATIONS_PATH}>{t('clients.back')}</a>
-      </p>
       <dl class="billing-summary">
         <dt>{t('clients.clientId')}</dt>
         <dd class="secret">{client.id}</dd>
