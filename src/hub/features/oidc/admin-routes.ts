@@ -6,7 +6,7 @@ import type { App } from '../../../shared/http/server.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { conflict } from '../../kernel/http/http-errors.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
-import { type OidcClient, OidcClientError, type OidcClients, UNKNOWN_CLIENT_ID } from './clients.js'
+import { CLIENT_NAME_MAX_LENGTH, MAX_URIS, MAX_URI_LENGTH, type OidcClient, OidcClientError, type OidcClients, UNKNOWN_CLIENT_ID } from './clients.js'
 
 export const ADMIN_CLIENTS_PATH = '/api/admin/clients'
 const tags = ['administration']
@@ -29,7 +29,7 @@ export const AdminClient = Type.Object({
 const Secret = Type.String({ description: 'The client secret: shown this once, only its hash is kept' })
 const AddedClient = Type.Object({ ...AdminClient.properties, secret: Type.Optional(Secret) }, { description: 'The client; `secret` for a confidential one only' })
 
-const RULES = 'Ids are 1 to 59 of a-z, 0-9, "_" and "-"; names 1 to 64 visible characters; URIs http(s) without a fragment, at most 20 of each kind'
+const RULES = `The rules of clients:add: ids are 1 to 59 of a-z, 0-9, "_" and "-"; names 1 to ${CLIENT_NAME_MAX_LENGTH} visible characters; URIs http(s) without a fragment, of at most ${MAX_URI_LENGTH} characters; one to ${MAX_URIS} redirect URIs, at most ${MAX_URIS} post-logout ones`
 const UriList = (description: string) => Type.Array(Type.String(), { description })
 const NewClientBody = Type.Object(
   {
@@ -89,7 +89,7 @@ export function httpErrorOf(error: OidcClientError): HttpError {
 }
 
 /** Runs a change of the clients' rules, answering their refusals as HTTP errors. */
-export async function answering<T>(change: () => Promise<T>): Promise<T> {
+async function answering<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change()
   } catch (error) {

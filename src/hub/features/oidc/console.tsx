@@ -14,7 +14,7 @@ import type { PageContext } from '../../kernel/pages/layout.js'
 import type { HubPage } from '../../kernel/pages/shell.js'
 import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
-import { auditClientChange } from './admin-routes.js'
+import { auditClientChange, httpErrorOf } from './admin-routes.js'
 import { type OidcClient, OidcClientError, type OidcClients } from './clients.js'
 import {
   APPLICATIONS_PATH,
@@ -149,7 +149,8 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
     await reply.redirect(`${CONFIRM_PATH}?next=${encodeURIComponent(back)}`, 303)
     return false
   }
-  const refusalStatus = (error: OidcClientError) => (error.problem === 'taken' || error.problem === 'public-has-no-secret' ? 409 : 400)
+  /** The status the admin API answers the same refusal with. */
+  const refusalStatus = (error: OidcClientError) => httpErrorOf(error).statusCode
 
   app.post(APPLICATIONS_PATH, { config, schema: { hide, body: FormBody } }, async (request, reply) => {
     if (!(await confirmedRecently(request, reply, APPLICATIONS_PATH))) return reply
