@@ -114,10 +114,11 @@ export function createOidcClients(db: Kysely<Database>) {
      * again on its next use, so a change counts at once.
      */
     async update(id: string, changes: OidcClientChanges): Promise<{ client: OidcClient; changed: (keyof OidcClientChanges)[] }> {
-      const before = await this.find(id)
-      if (!before) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
+      const row = await rowOf(id)
+      if (!row) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
+      const before = clientOf(row)
       const backchannelLogoutUri = changes.backchannelLogoutUri === undefined ? before.backchannelLogoutUri : changes.backchannelLogoutUri
-      const merged = validated({
+      const candidate: NewOidcClient = {
         id,
         name: changes.name ?? before.name,
         redirectUris: changes.redirectUris ?? before.redirectUris,
@@ -125,7 +126,9 @@ export function createOidcClients(db: Kysely<Database>) {
         ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}),
         public: before.public,
         firstParty: changes.firstParty ?? before.firstParty
-      })
+      }
+      // A name kept as it is stays, even one registered before names had rules.
+      const merged = validated(candidate, { checkName: candidate.name !== before.name })
       const after: OidcClient = { ...before, ...merged, backchannelLogoutUri: merged.backchannelLogoutUri ?? null }
       const changed = (['name', 'redirectUris', 'postLogoutRedirectUris', 'backchannelLogoutUri', 'firstParty'] as const).filter(
         (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])
@@ -217,9 +220,9 @@ export function secretMatches(storedHash: string, presented: string): boolean {
  * console): the client as stored (name normalised, each list without repeats), or the first
  * problem found.
  */
-function validated(client: NewOidcClient): NewOidcClient {
+function validated(client: NewOidcClient, { checkName = true } = {}): NewOidcClient {
   if (!CLIENT_ID_PATTERN.test(client.id)) throw new OidcClientError('id', 'The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"')
-  const nameProblem = visibleNameProblem('The client name', client.name)
+  const nameProblem = checkName ? visibleNameProblem('The client name', client.name) : null
   if (nameProblem) throw new OidcClientError('name', nameProblem)
   const redirectUris = [...new Set(client.redirectUris)]
   const postLogoutRedirectUris = [...new Set(client.postLogoutRedirectUris)]
@@ -232,7 +235,7 @@ function validated(client: NewOidcClient): NewOidcClient {
     if (!isWebUrl(uri)) throw new OidcClientError('uri', `Not an http(s) URL without a fragment: ${uri}`, uri)
   }
   const { backchannelLogoutUri, ...rest } = client
-  return { ...rest, name: normaliseDisplayName(client.name), redirectUris, postLogoutRedirectUris, ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}) }
+  return { ...rest, name: checkName ? normaliseDisplayName(client.name) : client.name, redirectUris, postLogoutRedirectUris, ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}) }
 }
 
 function isWebUrl(value: string): boolean {

@@ -157,6 +157,16 @@ describe.each(databasesUnderTest())('the applications’ admin API, on $name', (
     ])
   })
 
+  it('changes a client registered before names had rules without asking to rename it, but checks a new name', async () => {
+    const admin = await signUpAdministrator(hub.app, hub.handle.db)
+    await add(admin, { clientId: 'legacy', redirectUris: [CALLBACK] })
+    await hub.handle.db.updateTable('oidcClients').set({ name: 'L'.repeat(120) }).where('id', '=', 'legacy').execute()
+    const patch = (payload: object) => as(admin, { method: 'PATCH', url: `${CLIENTS}/legacy`, payload })
+    expect((await patch({ redirectUris: ['https://legacy.example/cb'] })).json()).toMatchObject({ name: 'L'.repeat(120), redirectUris: ['https://legacy.example/cb'] })
+    expect((await patch({ name: 'L'.repeat(120) })).statusCode).toBe(200)
+    expect((await patch({ name: 'L'.repeat(65) })).json()).toEqual({ error: 'The client name must be at most 64 characters' })
+  })
+
   it('replaces a confidential client’s secret (the old hash goes), and refuses a public client’s: 409', async () => {
     const admin = await signUpAdministrator(hub.app, hub.handle.db)
     const first = (await add(admin, { clientId: 'rotating', redirectUris: [CALLBACK] })).json<{ secret: string }>().secret
