@@ -34,6 +34,10 @@ Usage:
                  [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
                                                 registers an OpenID Connect client (prints its secret once)
   npm run hub -- clients:list                   lists the registered OpenID Connect clients
+  npm run hub -- clients:update --id ID [--name NAME] [--redirect-uri URL...] [--post-logout-redirect-uri URL...]
+                 [--backchannel-logout-uri URL] [--first-party | --third-party]
+                                                changes a client; what no option names stays
+  npm run hub -- clients:rotate-secret --id ID  gives a confidential client a new secret (printed once)
   npm run hub -- clients:remove --id ID         removes a client, ending its grants and tokens
   npm run hub -- mail:outbox [--to EMAIL] [--limit N]
                                                 prints the newest mails written to DATA_DIR/outbox
@@ -183,6 +187,8 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
         return await cspTop(config, parsed.values.limit, io)
       case 'clients:add':
       case 'clients:list':
+      case 'clients:update':
+      case 'clients:rotate-secret':
       case 'clients:remove':
         return await clientsCommand(command, config, clientOptionsOf(parsed.values), io)
       case 'plans:add':
@@ -306,7 +312,8 @@ const CLIENT_OPTIONS = {
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'backchannel-logout-uri': { type: 'string' },
   public: { type: 'boolean' },
-  'first-party': { type: 'boolean' }
+  'first-party': { type: 'boolean' },
+  'third-party': { type: 'boolean' }
 } as const
 
 function clientOptionsOf(values: {
@@ -317,14 +324,16 @@ function clientOptionsOf(values: {
   'backchannel-logout-uri'?: string
   public?: boolean
   'first-party'?: boolean
+  'third-party'?: boolean
 }): ClientCommandOptions {
   return {
     id: values.id,
     name: values.name,
-    redirectUris: values['redirect-uri'] ?? [],
-    postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
+    redirectUris: values['redirect-uri'],
+    postLogoutRedirectUris: values['post-logout-redirect-uri'],
     backchannelLogoutUri: values['backchannel-logout-uri'],
     public: values.public ?? false,
-    firstParty: values['first-party'] ?? false
+    firstParty: values['first-party'] ?? false,
+    thirdParty: values['third-party'] ?? false
   }
 }

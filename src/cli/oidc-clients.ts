@@ -1,4 +1,4 @@
-import { OidcClientError, createOidcClients } from '../hub/features/oidc/clients.js'
+import { type OidcClientChanges, OidcClientError, UNKNOWN_CLIENT_ID, createOidcClients } from '../hub/features/oidc/clients.js'
 import type { Config } from '../shared/config.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
@@ -9,7 +9,10 @@ export const CLIENTS_USAGE = `clients:add registers an application that signs in
 where it tells the application that a session ended. --public registers a client that keeps no secret
 (a single-page or native application: PKCE is its only proof); otherwise the secret is printed
 once and only its hash is kept, so note it then. --first-party skips the consent page (the family's
-own applications). clients:remove ends every grant and token the application holds.`
+own applications). clients:update changes what its options name (a list given replaces the list);
+clients:rotate-secret prints a new secret once, and the old one stops working at once.
+clients:remove ends every grant and token the application holds. Administrators do the same from
+the console's Applications section and /api/admin/clients (docs/administration.md).`
 
 /** Each clients:* command's own help, as `npm run hub -- clients:add --help` prints it. */
 export const CLIENTS_HELP = {
@@ -32,6 +35,28 @@ Options:
 
 Lists the registered OpenID Connect clients: id, name, kind, redirect URIs and when each was added.
 It takes no options.`,
+  'clients:update': `Usage: npm run hub -- clients:update --id ID [--name NAME] [--redirect-uri URL...]
+                 [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--first-party | --third-party]
+
+Changes a registered client, by the rules of clients:add; what no option names stays as it is. The
+running hub uses the change at once. The id and the kind (public or confidential) never change.
+
+Options:
+  --id ID                           the client id
+  --name NAME                       the name the consent page shows
+  --redirect-uri URL                replaces the redirect URIs; one or more
+  --post-logout-redirect-uri URL    replaces the post-logout redirect URIs; "" for none
+  --backchannel-logout-uri URL      replaces the back-channel logout URI; "" for none
+  --first-party                     skips the consent page from now on
+  --third-party                     asks for consent again`,
+  'clients:rotate-secret': `Usage: npm run hub -- clients:rotate-secret --id ID
+
+Gives a confidential client a new secret, printed once (only its hash is kept). The old secret
+stops working at once: put the new one in the application's settings. Tokens already issued stay
+valid until they expire; refreshing them takes the new secret. A public client has no secret.
+
+Options:
+  --id ID   the client id`,
   'clients:remove': `Usage: npm run hub -- clients:remove --id ID
 
 Removes a client, ending every grant and token the application holds.
@@ -40,49 +65,40 @@ Options:
   --id ID   the client id`
 } as const
 
+/** The options as given: a list or a URI absent is undefined, so that clients:update keeps it. */
 export interface ClientCommandOptions {
-  id?: string
-  name?: string
-  redirectUris: string[]
-  postLogoutRedirectUris: string[]
-  backchannelLogoutUri?: string
+  id?: string | undefined
+  name?: string | undefined
+  redirectUris?: string[] | undefined
+  postLogoutRedirectUris?: string[] | undefined
+  backchannelLogoutUri?: string | undefined
   public: boolean
   firstParty: boolean
+  thirdParty: boolean
 }
+
+export type ClientsCommand = 'clients:add' | 'clients:list' | 'clients:update' | 'clients:rotate-secret' | 'clients:remove'
 
 type Io = { out: (line: string) => void; err: (line: string) => void }
 
-/** `npm run hub -- clients:add|clients:list|clients:remove`; resolves to the exit code. */
-export async function clientsCommand(command: 'clients:add' | 'clients:list' | 'clients:remove', config: Config, options: ClientCommandOptions, io: Io): Promise<number> {
+/** `npm run hub -- clients:*`; resolves to the exit code. */
+export async function clientsCommand(command: ClientsCommand, config: Config, options: ClientCommandOptions, io: Io): Promise<number> {
   if (command === 'clients:list') return listClients(config, io)
   if (!options.id) {
     io.err(`${command} needs --id`)
     return 2
   }
-  if (command === 'clients:remove') return removeClient(config, options.id, io)
-  return addClient(config, { ...options, id: options.id }, io)
-}
-
-async function addClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {
   try {
-    const secret = await withDatabase(config.shared, (db) =>
-      createOidcClients(db).add(
-        {
-          id: options.id,
-          name: options.name ?? options.id,
-          redirectUris: options.redirectUris,
-          postLogoutRedirectUris: options.postLogoutRedirectUris,
-          ...(options.backchannelLogoutUri ? { backchannelLogoutUri: options.backchannelLogoutUri } : {}),
-          public: options.public,
-          firstParty: options.firstParty
-        },
-        new Date()
-      )
-    )
-    io.out(`Registered ${options.id} (${options.public ? 'public' : 'confidential'}${options.firstParty ? ', first-party' : ''}).`)
-    if (secret !== null) io.out(`Client secret (shown only now): ${secret}`)
-    io.out(`Issuer: ${config.hub.publicUrl}`)
-    return 0
+    switch (command) {
+      case 'clients:remove':
+        return await removeClient(config, options.id, io)
+      case 'clients:update':
+        return await updateClient(config, { ...options, id: options.id }, io)
+      case 'clients:rotate-secret':
+        return await rotateSecret(config, options.id, io)
+      default:
+        return await addClient(config, { ...options, id: options.id }, io)
+    }
   } catch (error) {
     if (error instanceof OidcClientError) {
       io.err(error.message)
@@ -90,6 +106,69 @@ async function addClient(config: Config, options: ClientCommandOptions & { id: s
     }
     throw error
   }
+}
+
+async function addClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {
+  if (options.thirdParty) {
+    io.err('--third-party is for clients:update: a client is third-party unless --first-party')
+    return 2
+  }
+  const secret = await withDatabase(config.shared, (db) =>
+    createOidcClients(db).add(
+      {
+        id: options.id,
+        name: options.name ?? options.id,
+        redirectUris: options.redirectUris ?? [],
+        postLogoutRedirectUris: options.postLogoutRedirectUris ?? [],
+        ...(options.backchannelLogoutUri ? { backchannelLogoutUri: options.backchannelLogoutUri } : {}),
+        public: options.public,
+        firstParty: options.firstParty
+      },
+      new Date()
+    )
+  )
+  io.out(`Registered ${options.id} (${options.public ? 'public' : 'confidential'}${options.firstParty ? ', first-party' : ''}).`)
+  if (secret !== null) io.out(`Client secret (shown only now): ${secret}`)
+  io.out(`Issuer: ${config.hub.publicUrl}`)
+  return 0
+}
+
+/** Each change's option, as clients:update reports what it changed. */
+const OPTION_OF: Record<keyof OidcClientChanges, string> = {
+  name: '--name',
+  redirectUris: '--redirect-uri',
+  postLogoutRedirectUris: '--post-logout-redirect-uri',
+  backchannelLogoutUri: '--backchannel-logout-uri',
+  firstParty: '--first-party'
+}
+
+async function updateClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {
+  if (options.public) {
+    io.err('A client stays public or confidential: remove it and add it again to change its kind')
+    return 2
+  }
+  if (options.firstParty && options.thirdParty) {
+    io.err('Give --first-party or --third-party, not both')
+    return 2
+  }
+  // An empty value ("") empties the list, or removes the URI.
+  const changes: OidcClientChanges = {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.redirectUris === undefined ? {} : { redirectUris: options.redirectUris.filter((uri) => uri !== '') }),
+    ...(options.postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris: options.postLogoutRedirectUris.filter((uri) => uri !== '') }),
+    ...(options.backchannelLogoutUri === undefined ? {} : { backchannelLogoutUri: options.backchannelLogoutUri === '' ? null : options.backchannelLogoutUri }),
+    ...(options.firstParty ? { firstParty: true } : options.thirdParty ? { firstParty: false } : {})
+  }
+  const { changed } = await withDatabase(config.shared, (db) => createOidcClients(db).update(options.id, changes))
+  io.out(changed.length === 0 ? `Nothing changed for ${options.id}.` : `Updated ${options.id}: ${changed.map((field) => OPTION_OF[field]).join(', ')}.`)
+  return 0
+}
+
+async function rotateSecret(config: Config, id: string, io: Io): Promise<number> {
+  const secret = await withDatabase(config.shared, (db) => createOidcClients(db).rotateSecret(id))
+  io.out(`New client secret for ${id} (shown only now): ${secret}`)
+  io.out('The old secret has stopped working.')
+  return 0
 }
 
 async function listClients(config: Config, io: Io): Promise<number> {
@@ -107,7 +186,7 @@ async function listClients(config: Config, io: Io): Promise<number> {
 
 async function removeClient(config: Config, id: string, io: Io): Promise<number> {
   if (!(await withDatabase(config.shared, (db) => createOidcClients(db).remove(id)))) {
-    io.err('No client has this id')
+    io.err(UNKNOWN_CLIENT_ID)
     return 1
   }
   io.out(`Removed ${id}; its grants and tokens have ended.`)

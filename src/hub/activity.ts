@@ -3,6 +3,7 @@ import { accountActivity } from './features/account/activity-readings.js'
 import { billingActivity } from './features/billing/activity-readings.js'
 import { deletionActivity } from './features/deletion/activity-readings.js'
 import { exportActivity } from './features/export/activity-readings.js'
+import { oidcActivity } from './features/oidc/activity-readings.js'
 import { passkeysActivity } from './features/passkeys/activity-readings.js'
 import { privacyActivity } from './features/privacy/activity-readings.js'
 import { signInActivity } from './features/sign-in/activity-readings.js'
@@ -27,5 +28,6 @@ export const ACTIVITY_READINGS = activityReadings(
   twoStepActivity,
   billingActivity,
   usersActivity,
+  oidcActivity,
   adminActivity
 )

@@ -50,7 +50,7 @@ describe('hub CLI: OpenID Connect clients', () => {
     const cases: [string[], number, string][] = [
       [['clients:add', '--redirect-uri', 'https://a.example/cb'], 2, 'clients:add needs --id'],
       [['clients:remove'], 2, 'clients:remove needs --id'],
-      [['clients:add', '--id', 'app'], 1, 'A client needs at least one --redirect-uri'],
+      [['clients:add', '--id', 'app'], 1, 'A client needs at least one redirect URI'],
       [['clients:add', '--id', 'my.app', '--redirect-uri', 'https://a.example/cb'], 1, 'The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"'],
       [['clients:add', '--id', 'App!', '--redirect-uri', 'https://a.example/cb'], 1, 'The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"'],
       [['clients:add', '--id', 'app', '--redirect-uri', 'javascript:alert(1)'], 1, 'Not an http(s) URL without a fragment: javascript:alert(1)'],
@@ -65,5 +65,57 @@ describe('hub CLI: OpenID Connect clients', () => {
     output.err = []
     expect(await runHubCli(['clients:add', '--id', 'app', '--redirect-uri', 'https://a.example/cb'], io())).toBe(1)
     expect(output.err).toEqual(['A client with id app already exists'])
+  })
+
+  it('updates what its options name, by the rules of clients:add, and keeps the rest', async () => {
+    expect(await runHubCli(['clients:add', '--id', 'wiki', '--name', 'Wiki', '--redirect-uri', 'https://wiki.example/cb', '--backchannel-logout-uri', 'https://wiki.example/logout'], io())).toBe(0)
+    output.out = []
+    const update = ['clients:update', '--id', 'wiki', '--name', 'Family wiki', '--redirect-uri', 'https://wiki.example/new', '--first-party']
+    expect(await runHubCli(update, io())).toBe(0)
+    expect(output.out).toEqual(['Updated wiki: --name, --redirect-uri, --first-party.'])
+    const [row] = await storedClients()
+    expect(row).toMatchObject({ name: 'Family wiki', firstParty: 1, backchannelLogoutUri: 'https://wiki.example/logout' })
+    expect(JSON.parse(row?.redirectUris ?? '')).toEqual(['https://wiki.example/new'])
+
+    output.out = []
+    expect(await runHubCli(['clients:update', '--id', 'wiki', '--backchannel-logout-uri', '', '--third-party'], io())).toBe(0)
+    expect(output.out).toEqual(['Updated wiki: --backchannel-logout-uri, --first-party.'])
+    expect((await storedClients())[0]).toMatchObject({ firstParty: 0, backchannelLogoutUri: null })
+    output.out = []
+    expect(await runHubCli(['clients:update', '--id', 'wiki', '--name', 'Family wiki'], io())).toBe(0)
+    expect(output.out).toEqual(['Nothing changed for wiki.'])
+
+    const refusals: [string[], number, string][] = [
+      [['clients:update', '--redirect-uri', 'https://a.example/cb'], 2, 'clients:update needs --id'],
+      [['clients:update', '--id', 'wiki', '--public'], 2, 'A client stays public or confidential: remove it and add it again to change its kind'],
+      [['clients:update', '--id', 'wiki', '--first-party', '--third-party'], 2, 'Give --first-party or --third-party, not both'],
+      [['clients:update', '--id', 'wiki', '--redirect-uri', ''], 1, 'A client needs at least one redirect URI'],
+      [['clients:update', '--id', 'wiki', '--redirect-uri', 'https://a.example/cb#x'], 1, 'Not an http(s) URL without a fragment: https://a.example/cb#x'],
+      [['clients:update', '--id', 'nobody', '--name', 'N'], 1, 'No client has this id'],
+      [['clients:add', '--id', 'other', '--redirect-uri', 'https://a.example/cb', '--third-party'], 2, '--third-party is for clients:update: a client is third-party unless --first-party']
+    ]
+    for (const [args, code, message] of refusals) {
+      output.err = []
+      expect(await runHubCli(args, io()), args.join(' ')).toBe(code)
+      expect(output.err).toEqual([message])
+    }
+  })
+
+  it('rotates a confidential client’s secret, printing the new one once, and refuses for a public client', async () => {
+    expect(await runHubCli(['clients:add', '--id', 'gitea', '--redirect-uri', 'https://git.example/cb'], io())).toBe(0)
+    output.out = []
+    expect(await runHubCli(['clients:rotate-secret', '--id', 'gitea'], io())).toBe(0)
+    const secret = /^New client secret for gitea \(shown only now\): (\S{43})$/.exec(output.out[0] ?? '')?.[1] ?? ''
+    expect(secret).not.toBe('')
+    expect(output.out[1]).toBe('The old secret has stopped working.')
+    expect((await storedClients())[0]?.secretHash).toBe(hashSecret(secret))
+
+    expect(await runHubCli(['clients:add', '--id', 'spa', '--public', '--redirect-uri', 'https://spa.example/cb'], io())).toBe(0)
+    output.err = []
+    expect(await runHubCli(['clients:rotate-secret', '--id', 'spa'], io())).toBe(1)
+    expect(output.err).toEqual(['A public client has no secret to rotate: PKCE is its only proof'])
+    output.err = []
+    expect(await runHubCli(['clients:rotate-secret', '--id', 'nobody'], io())).toBe(1)
+    expect(output.err).toEqual(['No client has this id'])
   })
 })

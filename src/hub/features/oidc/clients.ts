@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database, OidcClientsTable } from '../../../shared/database/schema.js'
 import { isUniqueViolation } from '../../../shared/database/unique-violation.js'
+import { DISPLAY_NAME_MAX_LENGTH, normaliseDisplayName, visibleNameProblem } from '../../kernel/accounts/display-name.js'
 
 /**
  * Client ids appear in URLs, the CLI and consent records, whose purpose `oidc:<id>` must itself be
@@ -10,6 +11,12 @@ import { isUniqueViolation } from '../../../shared/database/unique-violation.js'
 export const CLIENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,58}$/
 const SECRET_BYTES = 32
 const SECRET_HASH_PREFIX = 'sha256:'
+/** Enough for every address an application answers at; few enough that the console lists them. */
+export const MAX_URIS = 20
+/** Longer than any real callback; short enough for a database row and a page. */
+export const MAX_URI_LENGTH = 2000
+/** A client's name follows the rules of a person's display name (visible characters, at most this many). */
+export const CLIENT_NAME_MAX_LENGTH = DISPLAY_NAME_MAX_LENGTH
 
 export interface NewOidcClient {
   id: string
@@ -26,7 +33,36 @@ export interface OidcClient extends Omit<NewOidcClient, 'backchannelLogoutUri'> 
   createdAt: string
 }
 
-export class OidcClientError extends Error {}
+/** What a registration or a change may change: every part but the id and the kind (public or confidential). */
+export interface OidcClientChanges {
+  name?: string
+  redirectUris?: string[]
+  postLogoutRedirectUris?: string[]
+  /** null removes it. */
+  backchannelLogoutUri?: string | null
+  firstParty?: boolean
+}
+
+/**
+ * Why a registration, a change or a rotation was refused: a stable `problem` the console words in
+ * its language, and an English message the CLI prints and the admin API answers (`{error}`).
+ */
+export type OidcClientProblem = 'id' | 'name' | 'no-redirect-uri' | 'too-many-uris' | 'uri' | 'taken' | 'unknown' | 'public-has-no-secret'
+
+export class OidcClientError extends Error {
+  constructor(
+    readonly problem: OidcClientProblem,
+    message: string,
+    /** The URI refused (`uri`), for the console's message. */
+    readonly uri?: string
+  ) {
+    super(message)
+    this.name = 'OidcClientError'
+  }
+}
+
+export const UNKNOWN_CLIENT_ID = 'No client has this id'
+export const PUBLIC_CLIENT_HAS_NO_SECRET = 'A public client has no secret to rotate: PKCE is its only proof'
 
 export type OidcClients = ReturnType<typeof createOidcClients>
 
@@ -39,8 +75,8 @@ export function createOidcClients(db: Kysely<Database>) {
   const rowOf = (id: string) => db.selectFrom('oidcClients').selectAll().where('id', '=', id).executeTakeFirst()
   return {
     /** Registers a client; resolves to its secret (confidential clients) or null (public ones). */
-    async add(client: NewOidcClient, now: Date): Promise<string | null> {
-      validate(client)
+    async add(given: NewOidcClient, now: Date): Promise<string | null> {
+      const client = validated(given)
       const secret = client.public ? null : randomBytes(SECRET_BYTES).toString('base64url')
       try {
         await db
@@ -57,7 +93,7 @@ export function createOidcClients(db: Kysely<Database>) {
           })
           .execute()
       } catch (error) {
-        if (isUniqueViolation(error)) throw new OidcClientError(`A client with id ${client.id} already exists`)
+        if (isUniqueViolation(error)) throw new OidcClientError('taken', `A client with id ${client.id} already exists`)
         throw error
       }
       return secret
@@ -70,6 +106,63 @@ export function createOidcClients(db: Kysely<Database>) {
     async find(id: string): Promise<OidcClient | undefined> {
       const row = await rowOf(id)
       return row && clientOf(row)
+    },
+
+    /**
+     * Changes what `changes` names, checked by the rules of `add` on the whole result; resolves to
+     * the client as it now is and the fields whose value changed. oidc-provider reads the client
+     * again on its next use, so a change counts at once.
+     */
+    async update(id: string, changes: OidcClientChanges): Promise<{ client: OidcClient; changed: (keyof OidcClientChanges)[] }> {
+      const row = await rowOf(id)
+      if (!row) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
+      const before = clientOf(row)
+      const backchannelLogoutUri = changes.backchannelLogoutUri === undefined ? before.backchannelLogoutUri : changes.backchannelLogoutUri
+      const candidate: NewOidcClient = {
+        id,
+        name: changes.name ?? before.name,
+        redirectUris: changes.redirectUris ?? before.redirectUris,
+        postLogoutRedirectUris: changes.postLogoutRedirectUris ?? before.postLogoutRedirectUris,
+        ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}),
+        public: before.public,
+        firstParty: changes.firstParty ?? before.firstParty
+      }
+      // A name kept as it is stays, even one registered before names had rules.
+      const merged = validated(candidate, { checkName: candidate.name !== before.name })
+      const after: OidcClient = { ...before, ...merged, backchannelLogoutUri: merged.backchannelLogoutUri ?? null }
+      const changed = (['name', 'redirectUris', 'postLogoutRedirectUris', 'backchannelLogoutUri', 'firstParty'] as const).filter(
+        (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])
+      )
+      if (changed.length > 0) {
+        const updated = await db
+          .updateTable('oidcClients')
+          .set({
+            name: after.name,
+            redirectUris: JSON.stringify(after.redirectUris),
+            postLogoutRedirectUris: JSON.stringify(after.postLogoutRedirectUris),
+            backchannelLogoutUri: after.backchannelLogoutUri,
+            firstParty: after.firstParty ? 1 : 0
+          })
+          .where('id', '=', id)
+          .executeTakeFirst()
+        if (updated.numUpdatedRows === 0n) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
+      }
+      return { client: after, changed }
+    },
+
+    /**
+     * A confidential client's new secret, shown once; the old one stops working at once (the
+     * provider reads the client's hash on each use). Tokens already issued stay valid until they
+     * expire; refreshing them takes the new secret.
+     */
+    async rotateSecret(id: string): Promise<string> {
+      const row = await rowOf(id)
+      if (!row) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
+      if (row.secretHash === null) throw new OidcClientError('public-has-no-secret', PUBLIC_CLIENT_HAS_NO_SECRET)
+      const secret = randomBytes(SECRET_BYTES).toString('base64url')
+      const updated = await db.updateTable('oidcClients').set({ secretHash: hashSecret(secret) }).where('id', '=', id).where('secretHash', 'is not', null).executeTakeFirst()
+      if (updated.numUpdatedRows === 0n) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
+      return secret
     },
 
     /** Whether a client was removed. Its grants and tokens go with it. */
@@ -122,12 +215,27 @@ export function secretMatches(storedHash: string, presented: string): boolean {
   return expected.length === actual.length && timingSafeEqual(expected, actual)
 }
 
-function validate(client: NewOidcClient): void {
-  if (!CLIENT_ID_PATTERN.test(client.id)) throw new OidcClientError('The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"')
-  if (client.redirectUris.length === 0) throw new OidcClientError('A client needs at least one --redirect-uri')
-  for (const uri of [...client.redirectUris, ...client.postLogoutRedirectUris, ...(client.backchannelLogoutUri ? [client.backchannelLogoutUri] : [])]) {
-    if (!isWebUrl(uri)) throw new OidcClientError(`Not an http(s) URL without a fragment: ${uri}`)
+/**
+ * The rules of every registration and change, whoever makes it (the CLI, the admin API, the
+ * console): the client as stored (name normalised, each list without repeats), or the first
+ * problem found.
+ */
+function validated(client: NewOidcClient, { checkName = true } = {}): NewOidcClient {
+  if (!CLIENT_ID_PATTERN.test(client.id)) throw new OidcClientError('id', 'The client id must be 1 to 59 characters: lower-case letters, digits, "_" or "-"')
+  const nameProblem = checkName ? visibleNameProblem('The client name', client.name) : null
+  if (nameProblem) throw new OidcClientError('name', nameProblem)
+  const redirectUris = [...new Set(client.redirectUris)]
+  const postLogoutRedirectUris = [...new Set(client.postLogoutRedirectUris)]
+  if (redirectUris.length === 0) throw new OidcClientError('no-redirect-uri', 'A client needs at least one redirect URI')
+  if (redirectUris.length > MAX_URIS || postLogoutRedirectUris.length > MAX_URIS) {
+    throw new OidcClientError('too-many-uris', `A client has at most ${MAX_URIS} redirect URIs and ${MAX_URIS} post-logout redirect URIs`)
   }
+  for (const uri of [...redirectUris, ...postLogoutRedirectUris, ...(client.backchannelLogoutUri ? [client.backchannelLogoutUri] : [])]) {
+    if (uri.length > MAX_URI_LENGTH) throw new OidcClientError('uri', `A URI may be at most ${MAX_URI_LENGTH} characters`, uri)
+    if (!isWebUrl(uri)) throw new OidcClientError('uri', `Not an http(s) URL without a fragment: ${uri}`, uri)
+  }
+  const { backchannelLogoutUri, ...rest } = client
+  return { ...rest, name: checkName ? normaliseDisplayName(client.name) : client.name, redirectUris, postLogoutRedirectUris, ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}) }
 }
 
 function isWebUrl(value: string): boolean {

@@ -1,7 +1,9 @@
 import type { HubFeature } from '../../kernel/feature.js'
 import type { Kernel } from '../../kernel/kernel.js'
+import { adminClientRoutes } from './admin-routes.js'
 import { connectedApplicationsSection } from './applications-section.js'
 import { createOidcClients } from './clients.js'
+import { APPLICATIONS_SECTION, applicationsConsolePages, applicationsConsoleRoutes } from './console.js'
 import { createConnectedApplications, removeApplicationsOfEarlierHolder } from './connected-applications.js'
 import { builtinProviderAccounts, externalProviderAccounts } from './provider-accounts.js'
 import { scheduleProviderRecordPruning } from './provider-adapter.js'
@@ -11,14 +13,15 @@ import { oidcProviderRoutes } from './routes.js'
  * The OpenID Connect provider (issue 19, docs/oidc.md): any application signs in with the hub.
  * Consent decisions go to the hub's consent log (the privacy feature declares it); the account
  * page lists the applications connected; a first proof of an address removes those its earlier
- * holder connected, grants and remembered consents.
+ * holder connected, grants and remembered consents. Administrators register the applications
+ * from the admin API and the console, as `clients:*` does from the terminal.
  */
 export function oidcFeature(kernel: Kernel): HubFeature {
   const { db, config, now, logger, builtin } = kernel
   const clients = createOidcClients(db)
   const connectedApplications = createConnectedApplications(db, now)
   return {
-    async routes(app, { claims, consents }) {
+    async routes(app, { claims, consents, consoleSections, ownAccount }) {
       if (!consents) throw new Error('The OpenID Connect provider records consent in the consent log: list the feature that keeps it')
       await app.register(oidcProviderRoutes, {
         issuer: config.publicUrl,
@@ -37,7 +40,22 @@ export function oidcFeature(kernel: Kernel): HubFeature {
         behindProxy: config.trustedProxies.length > 0,
         now
       })
+      // The administrators' side of the applications (docs/administration.md, "Applications"): the API and the console's forms.
+      await app.register(adminClientRoutes, { clients, audit: kernel.audit, now })
+      await app.register(applicationsConsoleRoutes, {
+        clients,
+        audit: kernel.audit,
+        recentSignIn: kernel.recentSignIn,
+        sections: consoleSections,
+        ownAccount,
+        assets: kernel.pageAssets,
+        accountPages: builtin !== undefined,
+        issuer: config.publicUrl,
+        now
+      })
     },
+    consoleSections: [APPLICATIONS_SECTION],
+    pages: ({ consoleSections }) => applicationsConsolePages(clients, consoleSections),
     jobs: [() => scheduleProviderRecordPruning(db, now, logger)],
     accountSections: [connectedApplicationsSection(connectedApplications)],
     removeApplications: ({ consents }) => {

@@ -50,7 +50,15 @@ export const AUDIT_EVENT_TYPES = [
   'account.signed-out-everywhere',
   'account.two-step-removed',
   /** The set-up link made this account the hub's first administrator (docs/administration.md); `created` when it made the account too. */
-  'admin.setup'
+  'admin.setup',
+  /**
+   * An administrator's changes to the OpenID Connect clients (docs/administration.md,
+   * "Applications"), on the administrator's own trail: `clientId` and `name`; `changed`, the fields.
+   */
+  'client.added',
+  'client.changed',
+  'client.removed',
+  'client.secret-rotated'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

@@ -36,7 +36,11 @@ const SAMPLE_DETAILS: Partial<Record<AuditEventType, Record<string, unknown>>> =
   'billing.plan.changed': { plan: 'pro', status: 'active', source: 'stripe' },
   'billing.checkout.started': { plan: 'pro' },
   'billing.invoice.paid': { total: '12.00 EUR' },
-  'billing.payment.failed': { total: '12.00 EUR' }
+  'billing.payment.failed': { total: '12.00 EUR' },
+  'client.added': { clientId: 'wiki', name: 'Wiki' },
+  'client.changed': { clientId: 'wiki', name: 'Wiki', changed: ['redirectUris'] },
+  'client.removed': { clientId: 'wiki', name: 'Wiki' },
+  'client.secret-rotated': { clientId: 'wiki', name: 'Wiki' }
 }
 
 /** The sentences of the page's activity table, in order. */

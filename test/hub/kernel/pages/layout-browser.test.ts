@@ -29,7 +29,7 @@ const LONG_DESCRIPTION = 'D'.repeat(2000)
 const LONG_NAME = 'N'.repeat(64)
 const LONG_PASSKEY_NAME = 'P'.repeat(64)
 const LONG_USER_AGENT = 'Device'.repeat(40)
-const LONG_CLIENT_NAME = 'C'.repeat(120)
+const LONG_CLIENT_NAME = 'C'.repeat(64)
 const NO_SUCH_TASK = '00000000-0000-4000-8000-000000000000'
 
 /**

@@ -1,0 +1,335 @@
+import { CSRF_FORM_FIELD } from '../../kernel/pipeline/csrf.js'
+import { type ConsoleSection, ConsoleLayout } from '../../kernel/pages/console.js'
+import { ColumnHeadings, type PageContext, Timestamp } from '../../kernel/pages/layout.js'
+import { CLIENT_NAME_MAX_LENGTH, MAX_URIS, MAX_URI_LENGTH, type OidcClient, type OidcClientError } from './clients.js'
+import { type ClientsMessageKey, clientsTranslator } from './messages.js'
+
+/** The console's section of the applications, and the pages below it. */
+export const APPLICATIONS_PATH = '/admin/applications'
+export const applicationPath = (clientId: string) => `${APPLICATIONS_PATH}/${encodeURIComponent(clientId)}`
+
+/** What the last change did, said on the page it leads back to (`?notice=`). */
+export const APPLICATION_NOTICES = { added: 'clients.notice.added', changed: 'clients.notice.changed', removed: 'clients.notice.removed' } as const
+export type ApplicationNotice = keyof typeof APPLICATION_NOTICES
+
+/** What every page of the section is given: the page's context, the console's sections and the form token. */
+export interface ConsolePageProps {
+  context: PageContext
+  sections: readonly ConsoleSection[]
+  /** The CSRF token for the forms' `_csrf` field. */
+  csrf: string
+}
+
+/** The add form as typed, kept when it is refused so nothing has to be typed again. */
+export interface NewApplicationForm {
+  name: string
+  clientId: string
+  redirectUris: string
+  public: boolean
+  firstParty: boolean
+}
+
+/** The settings form as typed. */
+export interface ApplicationSettingsForm {
+  name: string
+  redirectUris: string
+  postLogoutRedirectUris: string
+  backchannelLogoutUri: string
+  firstParty: boolean
+}
+
+export const EMPTY_NEW_APPLICATION: NewApplicationForm = { name: '', clientId: '', redirectUris: '', public: false, firstParty: false }
+
+export function settingsFormOf(client: OidcClient): ApplicationSettingsForm {
+  return {
+    name: client.name,
+    redirectUris: client.redirectUris.join('\n'),
+    postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+    backchannelLogoutUri: client.backchannelLogoutUri ?? '',
+    firstParty: client.firstParty
+  }
+}
+
+type ClientsTranslate = ReturnType<typeof clientsTranslator>
+
+/** A refusal of the clients' rules in the page's language. */
+export function refusalText(t: ClientsTranslate, error: OidcClientError, clientId: string): string {
+  const keys: Record<Exclude<OidcClientError['problem'], 'unknown'>, ClientsMessageKey> = {
+    id: 'clients.error.id',
+    name: 'clients.error.name',
+    'no-redirect-uri': 'clients.error.noRedirectUri',
+    'too-many-uris': 'clients.error.tooManyUris',
+    uri: 'clients.error.uri',
+    taken: 'clients.error.taken',
+    'public-has-no-secret': 'clients.error.publicHasNoSecret'
+  }
+  const key = error.problem === 'unknown' ? 'clients.error.id' : keys[error.problem]
+  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', clientId })
+}
+
+function CsrfField({ csrf }: { csrf: string }) {
+  return <input type="hidden" name={CSRF_FORM_FIELD} value={csrf} />
+}
+
+/** A form's refusal, said where the form is and announced. */
+function Refusal({ text }: { text: string | undefined }) {
+  return text === undefined ? null : (
+    <p class="form-message" role="alert">
+      {text}
+    </p>
+  )
+}
+
+function Kind({ t, client }: { t: ClientsTranslate; client: OidcClient }) {
+  return (
+    <>
+      {t(client.public ? 'clients.public' : 'clients.confidential')}
+      {client.firstParty && `, ${t('clients.firstParty')}`}
+    </>
+  )
+}
+
+/** URIs one per line, each allowed to wrap anywhere (a long callback on a phone). */
+function UriList({ uris }: { uris: readonly string[] }) {
+  return (
+    <ul>
+      {uris.map((uri) => (
+        <li class="secret">{uri}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** `/admin/applications`: every application, and the form that adds one. */
+export function ApplicationsPage({
+  context,
+  sections,
+  csrf,
+  clients,
+  notice,
+  form = EMPTY_NEW_APPLICATION,
+  refusal
+}: ConsolePageProps & { clients: readonly OidcClient[]; notice?: ApplicationNotice | undefined; form?: NewApplicationForm; refusal?: string | undefined }) {
+  const { language } = context
+  const t = clientsTranslator(language)
+  return (
+    <ConsoleLayout context={context} title={t('clients.section')} sections={sections} notice={notice && t(APPLICATION_NOTICES[notice])}>
+      <p>{t('clients.intro')}</p>
+      {clients.length === 0 ? (
+        <p>{t('clients.none')}</p>
+      ) : (
+        <table class="application-table">
+          <ColumnHeadings labels={[t('clients.name'), t('clients.clientId'), t('clients.kind'), t('clients.redirectUris'), t('clients.added')]} />
+          <tbody>
+            {clients.map((client) => (
+              <tr>
+                <td data-label={t('clients.name')}>
+                  <a href={applicationPath(client.id)}>{client.name}</a>
+                </td>
+                <td data-label={t('clients.clientId')} class="secret">
+                  {client.id}
+                </td>
+                <td data-label={t('clients.kind')}>
+                  <Kind t={t} client={client} />
+                </td>
+                <td data-label={t('clients.redirectUris')}>
+                  <UriList uris={client.redirectUris} />
+                </td>
+                <td data-label={t('clients.added')}>
+                  <Timestamp iso={client.createdAt} language={language} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <section aria-labelledby="add-application-heading">
+        <h2 id="add-application-heading">{t('clients.add.heading')}</h2>
+        <form method="post" action={APPLICATIONS_PATH} class="stacked-form">
+          <CsrfField csrf={csrf} />
+          <label for="application-name">{t('clients.field.name')}</label>
+          <input id="application-name" name="name" type="text" value={form.name} maxLength={CLIENT_NAME_MAX_LENGTH} aria-describedby="application-name-hint" />
+          <p id="application-name-hint" class="hint">
+            {t('clients.field.nameHint')}
+          </p>
+          <label for="application-client-id">{t('clients.field.clientId')}</label>
+          <input
+            id="application-client-id"
+            name="clientId"
+            type="text"
+            value={form.clientId}
+            required
+            maxLength={59}
+            autocapitalize="none"
+            spellcheck={false}
+            aria-describedby="application-client-id-hint"
+          />
+          <p id="application-client-id-hint" class="hint">
+            {t('clients.field.clientIdHint')}
+          </p>
+          <label for="application-redirect-uris">{t('clients.field.redirectUris')}</label>
+          <textarea id="application-redirect-uris" name="redirectUris" required rows={3} autocapitalize="none" spellcheck={false} aria-describedby="application-redirect-uris-hint">
+            {form.redirectUris}
+          </textarea>
+          <p id="application-redirect-uris-hint" class="hint">
+            {t('clients.field.redirectUrisHint')}
+          </p>
+          <fieldset>
+            <legend>{t('clients.field.kind')}</legend>
+            <label class="choice">
+              <input type="radio" name="kind" value="confidential" checked={!form.public} />
+              {t('clients.field.confidential')}
+            </label>
+            <label class="choice">
+              <input type="radio" name="kind" value="public" checked={form.public} />
+              {t('clients.field.public')}
+            </label>
+          </fieldset>
+          <label class="choice">
+            <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
+            {t('clients.field.firstParty')}
+          </label>
+          <Refusal text={refusal} />
+          <button type="submit">{t('clients.add.submit')}</button>
+        </form>
+      </section>
+    </ConsoleLayout>
+  )
+}
+
+/** `/admin/applications/{clientId}`: one application's settings, its secret and removing it. */
+export function ApplicationPage({
+  context,
+  sections,
+  csrf,
+  client,
+  notice,
+  form = settingsFormOf(client),
+  refusal
+}: ConsolePageProps & { client: OidcClient; notice?: ApplicationNotice | undefined; form?: ApplicationSettingsForm; refusal?: string | undefined }) {
+  const { language } = context
+  const t = clientsTranslator(language)
+  const path = applicationPath(client.id)
+  return (
+    <ConsoleLayout context={context} title={client.name} sections={sections} notice={notice && t(APPLICATION_NOTICES[notice])}>
+      <dl class="billing-summary">
+        <dt>{t('clients.clientId')}</dt>
+        <dd class="secret">{client.id}</dd>
+        <dt>{t('clients.kind')}</dt>
+        <dd>
+          <Kind t={t} client={client} />
+        </dd>
+        <dt>{t('clients.added')}</dt>
+        <dd>
+          <Timestamp iso={client.createdAt} language={language} />
+        </dd>
+      </dl>
+      <section aria-labelledby="application-settings-heading">
+        <h2 id="application-settings-heading">{t('clients.edit.heading')}</h2>
+        <p class="hint">{t('clients.edit.kindFixed')}</p>
+        <form method="post" action={path} class="stacked-form">
+          <CsrfField csrf={csrf} />
+          <label for="application-name">{t('clients.field.name')}</label>
+          <input id="application-name" name="name" type="text" value={form.name} required maxLength={CLIENT_NAME_MAX_LENGTH} />
+          <label for="application-redirect-uris">{t('clients.field.redirectUris')}</label>
+          <textarea id="application-redirect-uris" name="redirectUris" required rows={4} autocapitalize="none" spellcheck={false} aria-describedby="application-redirect-uris-hint">
+            {form.redirectUris}
+          </textarea>
+          <p id="application-redirect-uris-hint" class="hint">
+            {t('clients.field.redirectUrisHint')}
+          </p>
+          <label for="application-post-logout-redirect-uris">{t('clients.field.postLogoutRedirectUris')}</label>
+          <textarea id="application-post-logout-redirect-uris" name="postLogoutRedirectUris" rows={2} autocapitalize="none" spellcheck={false}>
+            {form.postLogoutRedirectUris}
+          </textarea>
+          <label for="application-backchannel-logout-uri">{t('clients.field.backchannelLogoutUri')}</label>
+          <input
+            id="application-backchannel-logout-uri"
+            name="backchannelLogoutUri"
+            type="text"
+            inputMode="url"
+            value={form.backchannelLogoutUri}
+            autocapitalize="none"
+            spellcheck={false}
+            aria-describedby="application-backchannel-logout-uri-hint"
+          />
+          <p id="application-backchannel-logout-uri-hint" class="hint">
+            {t('clients.field.backchannelLogoutUriHint')}
+          </p>
+          <label class="choice">
+            <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
+            {t('clients.field.firstParty')}
+          </label>
+          <Refusal text={refusal} />
+          <button type="submit">{t('clients.edit.submit')}</button>
+        </form>
+      </section>
+      <section aria-labelledby="application-secret-heading">
+        <h2 id="application-secret-heading">{t('clients.secret.heading')}</h2>
+        {client.public ? (
+          <p>{t('clients.secret.publicNone')}</p>
+        ) : (
+          <form method="post" action={`${path}/secret`} class="stacked-form">
+            <CsrfField csrf={csrf} />
+            <p>{t('clients.secret.intro')}</p>
+            <button type="submit" class="secondary-button">
+              {t('clients.secret.submit')}
+            </button>
+          </form>
+        )}
+      </section>
+      <section aria-labelledby="application-remove-heading">
+        <h2 id="application-remove-heading">{t('clients.remove.heading')}</h2>
+        <p>
+          <a href={`${path}/remove`}>{t('clients.remove.link')}</a>
+        </p>
+      </section>
+    </ConsoleLayout>
+  )
+}
+
+/** `/admin/applications/{clientId}/remove`: the confirmation a removal asks first. */
+export function RemoveApplicationPage({ context, sections, csrf, client }: ConsolePageProps & { client: OidcClient }) {
+  const t = clientsTranslator(context.language)
+  const path = applicationPath(client.id)
+  return (
+    <ConsoleLayout context={context} title={t('clients.remove.title', { name: client.name })} sections={sections}>
+      <p>{t('clients.remove.intro')}</p>
+      <form method="post" action={`${path}/remove`} class="button-row">
+        <CsrfField csrf={csrf} />
+        <button type="submit" class="danger-button">
+          {t('clients.remove.submit')}
+        </button>
+        <a href={path}>{t('clients.remove.cancel')}</a>
+      </form>
+    </ConsoleLayout>
+  )
+}
+
+/**
+ * The one page a secret is ever shown on: the answer to the POST that made it (never a URL,
+ * never stored), for a new confidential application or a replaced secret.
+ */
+export function SecretPage({ context, sections, client, secret, issuer, replaced }: Omit<ConsolePageProps, 'csrf'> & { client: OidcClient; secret: string; issuer: string; replaced: boolean }) {
+  const t = clientsTranslator(context.language)
+  return (
+    <ConsoleLayout context={context} title={t('clients.secret.title', { name: client.name })} sections={sections} notice={replaced ? t('clients.secret.replaced') : t('clients.notice.added')}>
+      <p>{t('clients.secret.once')}</p>
+      <dl class="billing-summary">
+        <dt>{t('clients.secret.issuer')}</dt>
+        <dd class="secret">{issuer}</dd>
+        <dt>{t('clients.clientId')}</dt>
+        <dd class="secret">{client.id}</dd>
+        <dt>{t('clients.secret.value')}</dt>
+        <dd>
+          <code class="secret" data-client-secret>
+            {secret}
+          </code>
+        </dd>
+      </dl>
+      <p>
+        <a href={applicationPath(client.id)}>{t('clients.secret.done')}</a>
+      </p>
+    </ConsoleLayout>
+  )
+}
