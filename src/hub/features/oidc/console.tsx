@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { VNode } from 'preact'
 import { render } from 'preact-render-to-string'
 import { Type } from 'typebox'
@@ -127,8 +127,7 @@ const linesOf = (text: string) =>
  */
 export async function applicationsConsoleRoutes(app: App, options: ApplicationsConsoleRoutesOptions) {
   const { clients, audit, recentSignIn, sections, now } = options
-  // The kernel's helper takes a plain Fastify instance; the hub's differs only in its logger's type.
-  acceptFormBodies(app as unknown as FastifyInstance)
+  acceptFormBodies(app)
   const config = { session: 'required', role: 'admin', csrf: 'form' } as const
   const hide = true
 

@@ -8,7 +8,7 @@ const FORM_BODY_LIMIT = 64 * 1024
  * (`application/x-www-form-urlencoded`): the body becomes an object of its fields, a repeated
  * field an array of its values.
  */
-export function acceptFormBodies(scope: FastifyInstance): void {
+export function acceptFormBodies(scope: Pick<FastifyInstance, 'addContentTypeParser'>): void {
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
     const fields: Record<string, string | string[]> = {}
     for (const [name, value] of new URLSearchParams(body as string)) {
