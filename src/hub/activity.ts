@@ -1,6 +1,8 @@
 import { accountActivity } from './features/account/activity-readings.js'
 import { billingActivity } from './features/billing/activity-readings.js'
 import { deletionActivity } from './features/deletion/activity-readings.js'
+import { groupsActivity } from './features/groups/activity-readings.js'
+import { invitationsActivity } from './features/invitations/activity-readings.js'
 import { exportActivity } from './features/export/activity-readings.js'
 import { passkeysActivity } from './features/passkeys/activity-readings.js'
 import { privacyActivity } from './features/privacy/activity-readings.js'
@@ -23,5 +25,7 @@ export const ACTIVITY_READINGS = activityReadings(
   accountActivity,
   deletionActivity,
   twoStepActivity,
-  billingActivity
+  billingActivity,
+  groupsActivity,
+  invitationsActivity
 )

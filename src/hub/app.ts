@@ -9,6 +9,8 @@ import { billingFeature } from './features/billing/index.js'
 import { cspFeature } from './features/csp/index.js'
 import { deletionFeature } from './features/deletion/index.js'
 import { type ExportFeatureOptions, exportFeature } from './features/export/index.js'
+import { groupsFeature } from './features/groups/index.js'
+import { invitationsFeature } from './features/invitations/index.js'
 import { oidcFeature } from './features/oidc/index.js'
 import { passkeysFeature } from './features/passkeys/index.js'
 import { privacyFeature } from './features/privacy/index.js'
@@ -56,7 +58,9 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     cspFeature(kernel),
     privacyFeature(kernel),
     exportFeature(kernel, { applicationExportTimeoutMs: deps.applicationExportTimeoutMs }),
-    oidcFeature(kernel)
+    oidcFeature(kernel),
+    groupsFeature(kernel),
+    ...(builtin ? [invitationsFeature(kernel)] : [])
   ])
 
   // External plugins and the request pipeline, in the order a request meets them.
