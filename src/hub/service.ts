@@ -32,7 +32,7 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
       })
     },
     welcome: ({ hub }) => {
-      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signupOpen
+      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signup !== 'closed'
       return { url: hub.publicUrl, text: `open ${hub.publicUrl} and ${createsAccounts ? 'create an account' : 'sign in'}` }
     }
   }

@@ -12,7 +12,7 @@ const LINK_ACCOUNT_KEY_PREFIX = 'hearth-link-account:'
  * sessionStorage, where it survives a trip through the login page and ends with the tab. The
  * address a reset link carries beside it (`email`) goes the same way.
  */
-function linkToken(element: HTMLElement): string | null {
+export function linkToken(element: HTMLElement): string | null {
   const kind = element.dataset.linkToken ?? ''
   const key = LINK_TOKEN_KEY_PREFIX + kind
   const fragment = new URLSearchParams(location.hash.slice(1))
@@ -27,7 +27,7 @@ function linkToken(element: HTMLElement): string | null {
   return sessionStorage.getItem(key)
 }
 
-function forgetLinkToken(element: HTMLElement): void {
+export function forgetLinkToken(element: HTMLElement): void {
   sessionStorage.removeItem(LINK_TOKEN_KEY_PREFIX + (element.dataset.linkToken ?? ''))
   sessionStorage.removeItem(LINK_ACCOUNT_KEY_PREFIX + (element.dataset.linkToken ?? ''))
 }

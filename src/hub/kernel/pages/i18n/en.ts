@@ -36,6 +36,7 @@ export const en = {
   'refusal.emailTooLong': 'The email address is too long: it can have at most 254 characters.',
   'refusal.emailInvalid': 'Enter a valid email address, such as ana@example.com.',
   'refusal.signupClosed': 'This hub does not take new accounts. Ask its administrator for one.',
+  'refusal.invitationNeeded': 'This hub takes new accounts by invitation only. Ask its administrator for an invitation.',
   'refusal.secondFactorRequired': 'Two-step sign-in is on for your account: reload the page to confirm with a code from your authenticator app or a passkey.',
 
   'login.title': 'Sign in',

@@ -33,6 +33,7 @@ export const es: Record<MessageKey, string> = {
   'refusal.emailTooLong': 'La dirección de correo es demasiado larga: puede tener 254 caracteres como máximo.',
   'refusal.emailInvalid': 'Escribe una dirección de correo válida, como ana@example.com.',
   'refusal.signupClosed': 'Este servicio no admite cuentas nuevas. Pide una a quien lo administra.',
+  'refusal.invitationNeeded': 'Este servicio solo admite cuentas nuevas por invitación. Pide una invitación a quien lo administra.',
   'refusal.secondFactorRequired': 'Tu cuenta tiene activada la verificación en dos pasos: recarga la página para confirmar con un código de tu aplicación de autenticación o una llave de acceso.',
 
   'login.title': 'Iniciar sesión',
