@@ -32,7 +32,7 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
       })
     },
     welcome: ({ hub }) => {
-      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signup !== 'closed'
+      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signup === 'open'
       return { url: hub.publicUrl, text: `open ${hub.publicUrl} and ${createsAccounts ? 'create an account' : 'sign in'}` }
     }
   }

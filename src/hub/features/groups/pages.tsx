@@ -82,12 +82,12 @@ function GroupFields({ context, group }: { context: PageContext; group?: GroupSu
   return (
     <>
       <label for={`${idPrefix}-group-name`}>{t('groups.name')}</label>
-      <input id={`${idPrefix}-group-name`} name="name" required maxLength={GROUP_NAME_MAX_LENGTH} value={group?.name} aria-describedby={`${idPrefix}-group-name-hint`} autocomplete="off" />
+      <input id={`${idPrefix}-group-name`} name="name" type="text" required maxLength={GROUP_NAME_MAX_LENGTH} value={group?.name} aria-describedby={`${idPrefix}-group-name-hint`} autocomplete="off" />
       <p class="hint" id={`${idPrefix}-group-name-hint`}>
         {t('groups.nameHint')}
       </p>
       <label for={`${idPrefix}-group-description`}>{t('groups.description')}</label>
-      <input id={`${idPrefix}-group-description`} name="description" maxLength={GROUP_DESCRIPTION_MAX_LENGTH} value={group?.description} autocomplete="off" />
+      <input id={`${idPrefix}-group-description`} name="description" type="text" maxLength={GROUP_DESCRIPTION_MAX_LENGTH} value={group?.description} autocomplete="off" />
     </>
   )
 }

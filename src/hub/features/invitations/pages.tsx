@@ -124,12 +124,12 @@ function InvitationsPage({ context, sections, signup, pending, groups, csrf, mai
           <p>{t('invitations.none')}</p>
         ) : (
           <table>
-            <ColumnHeadings labels={[t('invitations.sentTo'), t('invitations.groups'), t('invitations.invitedBy'), t('invitations.expires'), '']} />
+            <ColumnHeadings labels={[t('invitations.sentTo'), t('invitations.groupsColumn'), t('invitations.invitedBy'), t('invitations.expires'), '']} />
             <tbody>
               {pending.map((invitation) => (
                 <tr>
                   <td data-label={t('invitations.sentTo')}>{invitation.email}</td>
-                  <td data-label={t('invitations.groups')}>{invitation.groups.join(', ')}</td>
+                  <td data-label={t('invitations.groupsColumn')}>{invitation.groups.join(', ')}</td>
                   <td data-label={t('invitations.invitedBy')}>{invitation.invitedBy ?? t('invitations.terminal')}</td>
                   <td data-label={t('invitations.expires')}>
                     <Timestamp iso={invitation.expiresAt} language={language} />
