@@ -1,5 +1,6 @@
 import type { HubFeature } from '../../kernel/feature.js'
 import type { Kernel } from '../../kernel/kernel.js'
+import { groupsDataset } from './export.js'
 import { groupForms } from './forms.js'
 import { groupsPages, groupsSection } from './pages.js'
 import { groupRoutes } from './routes.js'
@@ -18,6 +19,8 @@ export function groupsFeature(kernel: Kernel): HubFeature {
       await app.register(groupForms, { groups, audit, recentSignIn })
     },
     pages: (declared) => groupsPages(groups, declared),
-    consoleSections: [groupsSection]
+    consoleSections: [groupsSection],
+    // A person's memberships go with their data (docs/privacy.md, "Export").
+    datasets: [groupsDataset(kernel.db)]
   }
 }

@@ -124,6 +124,16 @@ describe.each(databasesUnderTest())('the admin API of groups on $name', (databas
     expect(es.body).toContain(`Un administrador te añadió al grupo ${group.name}`)
   })
 
+  it("puts a member's groups in their data export", async () => {
+    const admin = await signUpAdministrator(hub.app, hub.handle.db)
+    const group = await create(admin, uniqueName('Exported'), 'Ours')
+    const member = await signUpAndLogIn(hub.app)
+    await call(admin, 'PUT', `/api/admin/groups/${group.id}/members/${member.userId}`)
+    const exported = await hub.app.inject({ method: 'POST', url: '/api/export', headers: member.headers, payload: { format: 'json' } })
+    expect(exported.statusCode, exported.body).toBe(200)
+    expect(exported.json<{ datasets: Record<string, unknown[]> }>().datasets.groups).toEqual([{ id: group.id, recordedAt: expect.any(String), name: group.name, description: 'Ours' }])
+  })
+
   it("deletes a group (204): its members leave it, each trail saying so, and the administrator's trail records it", async () => {
     const admin = await signUpAdministrator(hub.app, hub.handle.db)
     const group = await create(admin)
