@@ -129,6 +129,14 @@ describe.each(databasesUnderTest())('invitations (HUB_SIGNUP=invite) on $name', 
     expect((await signUp({ email, password: GOOD_PASSWORD, invitation: token })).statusCode).toBe(200)
   })
 
+  it('offers no sign-up form: the sign-up page says accounts come by invitation, the login page does not link to it', async () => {
+    const signupPage = await hub.app.inject({ method: 'GET', url: '/signup', headers: { cookie: 'lang=es' } })
+    expect(signupPage.body).toContain('Este servicio solo admite cuentas nuevas por invitación')
+    expect(signupPage.body).not.toContain('data-form="signup"')
+    const loginPage = await hub.app.inject({ method: 'GET', url: '/login' })
+    expect(loginPage.body).not.toContain('href="/signup')
+  })
+
   it('needs an invitation to sign up: 403 {error} without one', async () => {
     const response = await signUp({ email: uniqueEmail(), password: GOOD_PASSWORD })
     expect(response.statusCode).toBe(403)
@@ -230,6 +238,8 @@ describe.each(databasesUnderTest())('HUB_SIGNUP on $name', (database) => {
 
   it('open (the default): anyone signs up, and administrators may still invite', async () => {
     expect((await signUp(open.app, { email: uniqueEmail(), password: GOOD_PASSWORD })).statusCode).toBe(200)
+    expect((await open.app.inject({ method: 'GET', url: '/signup' })).body).toContain('data-form="signup"')
+    expect((await open.app.inject({ method: 'GET', url: '/login' })).body).toContain('href="/signup"')
     const admin = await signUpAdministrator(open.app, open.handle.db)
     const email = uniqueEmail('open-invited')
     const response = await open.app.inject({ method: 'POST', url: '/api/admin/invitations', headers: admin.headers, payload: { email } })
@@ -248,6 +258,9 @@ describe.each(databasesUnderTest())('HUB_SIGNUP on $name', (database) => {
       const invitation = await closed.inject({ method: 'POST', url: '/api/admin/invitations', headers: admin.headers, payload: { email: uniqueEmail() } })
       expect(invitation.statusCode).toBe(409)
       expect(invitation.json()).toEqual({ error: 'HUB_SIGNUP is closed: nobody signs up, invited or not. Set HUB_SIGNUP=invite to invite people' })
+      const signupPage = await closed.inject({ method: 'GET', url: '/signup', headers: { cookie: 'lang=en' } })
+      expect(signupPage.body).toContain('This hub does not take new accounts.')
+      expect(signupPage.body).not.toContain('data-form="signup"')
     } finally {
       await closed.close()
     }

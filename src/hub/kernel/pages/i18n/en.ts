@@ -50,6 +50,7 @@ export const en = {
   'login.passwordResetFirstProof':
     'Your password was changed and your address is confirmed now. It had not been confirmed before, so anyone could have made this account with it: every passkey, two-step sign-in with its recovery codes, application allowed to sign in as you and session the account had was removed. Sign in with the new password, then add again what was yours.',
 
+  'signup.byInvitation': 'This hub takes new accounts by invitation only. If you were invited, open the link in your invitation mail.',
   'signup.title': 'Create your account',
   'signup.submit': 'Create account',
   'signup.haveAccount': 'Already have an account?',

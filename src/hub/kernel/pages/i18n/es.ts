@@ -47,6 +47,7 @@ export const es: Record<MessageKey, string> = {
   'login.passwordResetFirstProof':
     'Tu contraseña se cambió y tu dirección ya está confirmada. No se había confirmado antes, así que cualquiera podía haber creado esta cuenta con ella: se quitaron todas las llaves de acceso, la verificación en dos pasos con sus códigos de recuperación, las aplicaciones autorizadas a iniciar sesión como tú y las sesiones de la cuenta. Inicia sesión con la contraseña nueva y vuelve a añadir lo que fuera tuyo.',
 
+  'signup.byInvitation': 'Este servicio solo admite cuentas nuevas por invitación. Si te han invitado, abre el enlace de tu correo de invitación.',
   'signup.title': 'Crea tu cuenta',
   'signup.submit': 'Crear cuenta',
   'signup.haveAccount': '¿Ya tienes cuenta?',
