@@ -84,6 +84,19 @@ describe.each(databasesUnderTest())('invitations (HUB_SIGNUP=invite) on $name', 
     expect(await mailsTo(smtp.server, email.toLowerCase(), 1)).toHaveLength(1)
   })
 
+  it("writes the mail in the administrator's own language when none is named", async () => {
+    const admin = await administrator()
+    await hub.handle.db.updateTable('users').set({ locale: 'es' }).where('id', '=', admin.userId).execute()
+    const email = uniqueEmail('spanish')
+    await invite(admin, { email })
+    expect((await mailedLink(email)).mail?.subject).toBe('Te invitan a crear una cuenta de Hearth')
+    const english = uniqueEmail('english')
+    await invite(admin, { email: english, language: 'en' })
+    const { mail } = await mailedLink(english)
+    expect(mail?.subject).toBe('You are invited to make a Hearth account')
+    expect(mail?.text).toContain('The link works once, within 7 days.')
+  })
+
   it('refuses an invitation used twice, expired or withdrawn with one message: 403', async () => {
     const admin = await administrator()
     const used = uniqueEmail('used')
