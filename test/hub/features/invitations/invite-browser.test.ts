@@ -90,7 +90,6 @@ describe.skipIf(!withChromium)('an invitation in a browser', { timeout: 60_000 }
     for (const path of ['/admin/invitations', '/admin/groups', `/admin/groups/${group.id}`]) {
       await tab.goto(path)
       expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true)
-      if (process.env.SHOT) await tab.screenshot({ path: `/tmp/shot-${width}${path.replace(/\//g, '_').slice(0, 30)}.png`, fullPage: true })
       await expectAccessible(tab)
     }
   })
