@@ -3,6 +3,7 @@ import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './
 import { CSP_TOP_HELP, CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { deleteUser } from './account-deletion.js'
 import { withDatabase } from './database.js'
+import { INVITATIONS_HELP, INVITATIONS_OPTIONS, INVITATIONS_USAGE, invitationsCommand } from './invitations.js'
 import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
 import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
 import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
@@ -27,6 +28,7 @@ Usage:
   npm run hub -- users:disable --email EMAIL    blocks sign-in and ends the account's sessions
   npm run hub -- users:enable --email EMAIL     lets a disabled account sign in again
   npm run hub -- users:delete --email EMAIL     erases the account, as its owner deleting it would
+${INVITATIONS_USAGE}
   npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
   npm run hub -- csp:top [--limit N]            lists the most frequent CSP violations
   npm run hub -- events:pending                 lists security events not yet delivered
@@ -53,7 +55,7 @@ Usage:
   npm run hub -- COMMAND --help                 that command's usage and options
 
 users:create applies the sign-up rules (valid email, 8 to 128 characters, not a common password)
-and works whether or not HUB_SIGNUP is open. Pipe the password in so it stays out of the shell
+and works whatever HUB_SIGNUP says. Pipe the password in so it stays out of the shell
 history:  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
 
 The last enabled administrator cannot be demoted, disabled or deleted: make another account an
@@ -88,7 +90,7 @@ const ACCOUNT_HELP = {
   'users:create': `Usage: npm run hub -- users:create --email EMAIL [--admin]
 
 Creates an account, reading its password from stdin. It applies the sign-up rules (valid email,
-8 to 128 characters, not a common password) and works whether or not HUB_SIGNUP is open. Pipe the
+8 to 128 characters, not a common password) and works whatever HUB_SIGNUP says. Pipe the
 password in so it stays out of the shell history:
   printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
 
@@ -148,7 +150,8 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   ...CLIENTS_HELP,
   'mail:outbox': MAIL_OUTBOX_HELP,
   'mail:queue': MAIL_QUEUE_HELP,
-  ...BILLING_HELP
+  ...BILLING_HELP,
+  ...INVITATIONS_HELP
 }
 
 export interface CliIo {
@@ -162,7 +165,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS, ...INVITATIONS_OPTIONS } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -196,6 +199,8 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
       case 'plans:remove':
       case 'billing:set':
         return await billingCommand(command, config, parsed.values, io)
+      case 'invitations:add':
+        return await invitationsCommand(config, parsed.values, io)
       case 'mail:outbox':
         return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
       case 'mail:queue':

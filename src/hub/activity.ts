@@ -2,6 +2,8 @@ import { adminActivity } from './features/admin/activity-readings.js'
 import { accountActivity } from './features/account/activity-readings.js'
 import { billingActivity } from './features/billing/activity-readings.js'
 import { deletionActivity } from './features/deletion/activity-readings.js'
+import { groupsActivity } from './features/groups/activity-readings.js'
+import { invitationsActivity } from './features/invitations/activity-readings.js'
 import { exportActivity } from './features/export/activity-readings.js'
 import { oidcActivity } from './features/oidc/activity-readings.js'
 import { passkeysActivity } from './features/passkeys/activity-readings.js'
@@ -29,5 +31,7 @@ export const ACTIVITY_READINGS = activityReadings(
   billingActivity,
   usersActivity,
   oidcActivity,
+  groupsActivity,
+  invitationsActivity,
   adminActivity
 )

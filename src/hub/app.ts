@@ -10,6 +10,8 @@ import { billingFeature } from './features/billing/index.js'
 import { cspFeature } from './features/csp/index.js'
 import { deletionFeature } from './features/deletion/index.js'
 import { type ExportFeatureOptions, exportFeature } from './features/export/index.js'
+import { groupsFeature } from './features/groups/index.js'
+import { invitationsFeature } from './features/invitations/index.js'
 import { oidcFeature } from './features/oidc/index.js'
 import { passkeysFeature } from './features/passkeys/index.js'
 import { privacyFeature } from './features/privacy/index.js'
@@ -61,6 +63,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     oidcFeature(kernel),
     // The administrator's Users (docs/administration.md): the built-in provider's accounts, erased as users:delete does.
     ...(builtin ? [usersFeature(kernel, eraseAccount)] : []),
+    groupsFeature(kernel),
+    ...(builtin ? [invitationsFeature(kernel)] : []),
     // The console's own parts and the first administrator's set-up link (docs/administration.md): last, so its sections follow the others'.
     adminFeature(kernel, ACTIVITY_READINGS)
   ])

@@ -36,7 +36,7 @@ export function createHubService({ keyring }: HubServiceOptions = {}): Service {
       return app
     },
     welcome: ({ hub }) => {
-      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signupOpen
+      const createsAccounts = hub.identityProvider.kind === 'builtin' && hub.signup === 'open'
       return { url: hub.publicUrl, text: `open ${hub.publicUrl} and ${createsAccounts ? 'create an account' : 'sign in'}` }
     }
   }

@@ -58,6 +58,14 @@ export const DEFAULT_HUB_PUBLIC_URL = 'http://localhost:3001'
 
 export const HUB_IDP_KINDS = ['builtin', 'oidc'] as const
 
+/**
+ * Who may make an account (HUB_SIGNUP, docs/administration.md, "Invitations"): anyone (`open`), only
+ * the holder of an administrator's invitation (`invite`), or nobody (`closed`: accounts come from the
+ * terminal, and invitations are refused too).
+ */
+export const SIGNUP_MODES = ['open', 'invite', 'closed'] as const
+export type SignupMode = (typeof SIGNUP_MODES)[number]
+
 /** Where ID tokens come from: the hub's own user table, or an external OpenID Connect provider. */
 export type HubIdentityProvider =
   | { kind: 'builtin' }
@@ -68,7 +76,8 @@ export interface HubConfig {
   /** The hub's public URL without a trailing slash: the issuer of its tokens and one allowed origin. */
   publicUrl: string
   identityProvider: HubIdentityProvider
-  signupOpen: boolean
+  /** HUB_SIGNUP: who may make an account. */
+  signup: SignupMode
   /** HMAC keys for the auth and CSRF cookies: the first signs, all verify. Undefined: a key kept in DATA_DIR. */
   cookieSecrets: string[] | undefined
   /** A private JWK (or a JSON array of them, newest first) for SSO tokens. Undefined: keys kept in DATA_DIR. */
@@ -196,7 +205,7 @@ function readHubConfig(read: ReturnType<typeof reader>, host: string, defaultApp
     port,
     publicUrl,
     identityProvider: readIdentityProvider(read),
-    signupOpen: read.oneOf('HUB_SIGNUP', ['open', 'closed'], 'open') === 'open',
+    signup: read.oneOf('HUB_SIGNUP', SIGNUP_MODES, 'open'),
     cookieSecrets: readCookieSecrets(read),
     signingKey: readSigningKey(read),
     sessionMaxAgeSeconds: read.positiveInteger('HUB_SESSION_MAX_AGE', THIRTY_DAYS_SECONDS),

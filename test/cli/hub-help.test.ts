@@ -23,7 +23,8 @@ const COMMANDS: Record<string, string[]> = {
   'plans:add': ['--id', '--name', '--price', '--currency', '--interval', '--stripe-price', '--entitlements'],
   'plans:list': [],
   'plans:remove': ['--id'],
-  'billing:set': ['--email', '--plan', '--until']
+  'billing:set': ['--email', '--plan', '--until'],
+  'invitations:add': ['--email', '--groups', '--language']
 }
 
 describe('hub CLI: each command answers --help with its own usage', () => {

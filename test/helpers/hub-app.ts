@@ -18,7 +18,7 @@ export const TEST_HUB_CONFIG: HubConfig = {
   port: 0,
   publicUrl: HUB_ORIGIN,
   identityProvider: { kind: 'builtin' },
-  signupOpen: true,
+  signup: 'open',
   cookieSecrets: ['test-cookie-secret-that-is-long-enough-000'],
   signingKey: undefined,
   sessionMaxAgeSeconds: 30 * 24 * 60 * 60,

@@ -15,7 +15,7 @@ describe('readConfig: hub section', () => {
       port: 3001,
       publicUrl: 'http://localhost:3001',
       identityProvider: { kind: 'builtin' },
-      signupOpen: true,
+      signup: 'open',
       cookieSecrets: undefined,
       signingKey: undefined,
       sessionMaxAgeSeconds: 30 * 24 * 60 * 60,
@@ -92,7 +92,7 @@ describe('readConfig: hub section', () => {
         issuer: OIDC.HUB_IDP_ISSUER,
         audience: OIDC.HUB_IDP_AUDIENCE
       },
-      signupOpen: false,
+      signup: 'closed',
       cookieSecrets: ['a'.repeat(32), 'b'.repeat(40)],
       signingKey,
       sessionMaxAgeSeconds: 3600,

@@ -11,6 +11,7 @@ import { applicationButtons } from './applications.js'
 import { billingButtons } from './billing.js'
 import { askForRecentSignInWith } from './api.js'
 import { type ButtonActions, type FormHandlers, withFeedback } from './feedback.js'
+import { invitationForms } from './invitations.js'
 import { recoveryForms, startMailedLinkPages } from './mailed-links.js'
 import { offerPasskeysWhereSupported, passkeyButtons, passkeyForms } from './passkeys.js'
 import { privacyButtons, privacyForms } from './privacy.js'
@@ -20,7 +21,7 @@ import { setupForms } from './setup.js'
 import { sessionButtons, startSessionUpkeep } from './session.js'
 import { signInButtons, signInForms } from './sign-in.js'
 
-const formHandlers: FormHandlers = { ...signInForms, ...privacyForms, ...recoveryForms, ...accountForms, ...accountDeletionForms, ...securityForms, ...passkeyForms, ...recentSignInForms, ...setupForms }
+const formHandlers: FormHandlers = { ...signInForms, ...privacyForms, ...recoveryForms, ...accountForms, ...accountDeletionForms, ...securityForms, ...passkeyForms, ...recentSignInForms, ...setupForms, ...invitationForms }
 
 const buttonActions: ButtonActions = { ...sessionButtons, ...signInButtons, ...securityButtons, ...passkeyButtons, ...privacyButtons, ...accountButtons, ...applicationButtons, ...billingButtons }
 

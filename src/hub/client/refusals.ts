@@ -12,6 +12,7 @@ export const WORDED_REFUSALS: Readonly<Record<string, string>> = {
   'Email must be at most 254 characters': 'msgRefusalEmailTooLong',
   'Email must be a valid email address': 'msgRefusalEmailInvalid',
   'Sign-up is closed on this hub': 'msgRefusalSignupClosed',
+  'This hub takes new accounts by invitation only; ask its administrator for one': 'msgRefusalInvitationNeeded',
   // Only a page from before two-step sign-in was turned on offers the password in its dialog.
   'Two-step sign-in is on: confirm with a code from your authenticator app or a passkey': 'msgRefusalSecondFactorRequired'
 }

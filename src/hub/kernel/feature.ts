@@ -201,6 +201,7 @@ export async function registerFeatures(app: App, kernel: Kernel, { features, dec
     // Mail written to DATA_DIR/outbox rather than sent: the pages promising one say where it went.
     mailOutbox: config.smtpUrl === undefined ? OUTBOX_COMMAND : undefined,
     roleOf: (userId) => roleOf(db, userId),
+    signup: config.signup,
     // The account's pages and its ways of signing in: the built-in provider's accounts only, as their API.
     ...(ownAccount ? { ownAccount, ownSignIn: { methods: declared.signInMethods, wrongPasswordError: WRONG_CURRENT_PASSWORD } } : {}),
     pages

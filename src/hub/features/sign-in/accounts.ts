@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
+import type { SignupMode } from '../../../shared/config.js'
+import type { Database } from '../../../shared/database/schema.js'
+import { acceptInvitation } from '../../kernel/accounts/invitations.js'
 import { failureForLog } from '../../../shared/database/availability.js'
 import { type HttpError, forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
@@ -14,11 +18,18 @@ import { normaliseEmail } from '../../kernel/accounts/credentials.js'
 import { NO_SECOND_FACTOR, type SecondFactorGate, SecondFactorRequired } from '../../kernel/sessions/second-factor.js'
 import { type LoginDependencies, completeLogin, signInRefused } from '../../kernel/sessions/sign-in.js'
 
+/** HUB_SIGNUP=closed: nobody makes an account here, invitation or not. */
+export const SIGNUP_CLOSED = 'Sign-up is closed on this hub'
+/** HUB_SIGNUP=invite, and no invitation given. */
+export const INVITATION_NEEDED = "This hub takes new accounts by invitation only; ask its administrator for one"
+
 export interface AccountRouteDependencies extends LoginDependencies {
   accounts: Accounts
   throttle: SignInThrottle
   accountMail: AccountMail
-  signupOpen: boolean
+  /** HUB_SIGNUP: anyone, an invitation's holder, or nobody may make an account here. */
+  signup: SignupMode
+  db: Kysely<Database>
   /** When the account asks a second factor (two-step sign-in), a right password answers its challenge instead of a session. */
   secondFactor?: SecondFactorGate
 }
@@ -42,18 +53,28 @@ export async function accountRoutes(app: App, deps: AccountRouteDependencies) {
       // Where a session starts: the caller holds no token bound to one yet.
       config: { csrf: false },
       schema: {
-        summary: 'Create an account (HUB_SIGNUP=open)',
+        summary: 'Create an account (HUB_SIGNUP=open; with an invitation, HUB_SIGNUP=invite)',
+        description:
+          'With HUB_SIGNUP=invite an invitation is needed (403 without one that can be used); with HUB_SIGNUP=closed nobody signs up, invitation or not. An invitation makes the account of its own address, counted as proven, in its groups.',
         tags: ['auth'],
         body: SignupRequest,
         response: { 200: SignupResponse, ...errorResponses(400, 403, 409, 429) }
       }
     },
     async (request, reply) => {
-      if (!deps.signupOpen) throw forbidden('Sign-up is closed on this hub')
+      if (deps.signup === 'closed') throw forbidden(SIGNUP_CLOSED)
+      const { locale, invitation, ...credentials } = request.body
+      if (invitation === undefined && deps.signup === 'invite') throw forbidden(INVITATION_NEEDED)
       const wait = await throttle.signupBlockedFor(request.ip)
       if (wait !== null) throw tooManyRequests(reply, wait, 'Too many sign-ups from this address; try again later')
+      if (invitation !== undefined) {
+        // The address is the invitation's, proven by the link: no verification mail.
+        const accepted = await acceptInvitation(deps.db, accounts, { ...credentials, token: invitation, locale: chosenLanguageOf(request, locale) }, now())
+        await audit(request, { userId: accepted.userId, type: 'signup' })
+        await audit(request, { userId: accepted.userId, type: 'invitation.used', detail: { invitationId: accepted.invitationId, by: accepted.invitedBy } })
+        return { userId: accepted.userId }
+      }
       // Stored only when the person chose it; otherwise pages and mail follow the browser.
-      const { locale, ...credentials } = request.body
       const account = await accounts.create(credentials, now(), chosenLanguageOf(request, locale))
       const { userId } = account
       await audit(request, { userId, type: 'signup' })

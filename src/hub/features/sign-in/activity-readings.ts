@@ -6,6 +6,10 @@ export const signInActivity = {
     shows: [],
     sentence: { en: 'Created your account', es: 'Creaste tu cuenta' }
   },
+  'invitation.used': {
+    shows: [],
+    sentence: { en: "Accepted an administrator's invitation: your address counts as confirmed", es: 'Aceptaste la invitación de un administrador: tu dirección cuenta como confirmada' }
+  },
   'session.refreshed': {
     shows: [],
     sentence: { en: 'Stayed signed in on {device}', es: 'Seguiste con la sesión iniciada en {device}' }

@@ -22,7 +22,8 @@ export function signInFeature(kernel: Kernel): HubFeature {
           newDeviceNotices: builtin.newDeviceNotices,
           throttle: kernel.throttle,
           accountMail: builtin.accountMail,
-          signupOpen: kernel.config.signupOpen
+          signup: kernel.config.signup,
+          db: kernel.db
         })
       } else {
         signInNotServed(app)

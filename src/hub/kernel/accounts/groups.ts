@@ -33,3 +33,30 @@ export async function joinGroups(db: Kysely<Database>, userId: string, groupIds:
     .onConflict((conflict) => conflict.columns(['groupId', 'userId']).doNothing())
     .execute()
 }
+
+/** How names are compared and kept unique: NFC, trimmed, lower case (`groups.nameKey`). */
+export function groupNameKey(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase().normalize('NFC')
+}
+
+/**
+ * The groups of these names, compared as `groupNameKey` does, in the order given (one named twice
+ * once); `unknown` lists the names no group has. An invitation names its groups so, as the
+ * terminal and applications do (issue 30).
+ */
+export async function groupsNamed(db: Kysely<Database>, names: readonly string[]): Promise<{ groups: { id: string; name: string }[]; unknown: string[] }> {
+  const keys = [...new Set(names.map(groupNameKey))]
+  if (keys.length === 0) return { groups: [], unknown: [] }
+  const rows = await db.selectFrom('groups').select(['id', 'name', 'nameKey']).where('nameKey', 'in', keys).execute()
+  const byKey = new Map(rows.map((row) => [row.nameKey, { id: row.id, name: row.name }]))
+  const groups = keys.flatMap((key) => byKey.get(key) ?? [])
+  const unknown = names.filter((name) => !byKey.has(groupNameKey(name)))
+  return { groups, unknown }
+}
+
+/** The names of the groups of these ids that still exist, sorted. */
+export async function groupNamesById(db: Kysely<Database>, groupIds: readonly string[]): Promise<string[]> {
+  if (groupIds.length === 0) return []
+  const rows = await db.selectFrom('groups').select('name').where('id', 'in', groupIds).orderBy('nameKey').execute()
+  return rows.map((row) => row.name)
+}

@@ -58,7 +58,20 @@ export const AUDIT_EVENT_TYPES = [
   'client.added',
   'client.changed',
   'client.removed',
-  'client.secret-rotated'
+  'client.secret-rotated',
+  /**
+   * Administration (docs/administration.md): a group's changes on its administrator's trail; a
+   * membership's on the member's, naming the administrator in `by`.
+   */
+  'group.created',
+  'group.updated',
+  'group.deleted',
+  'group.joined',
+  'group.left',
+  /** An invitation sent or withdrawn, on its administrator's trail; used, on the new account's. */
+  'invitation.sent',
+  'invitation.withdrawn',
+  'invitation.used'
 ] as const
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number]
 

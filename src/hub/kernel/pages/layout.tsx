@@ -97,6 +97,7 @@ export function Layout({ context, title, children }: { context: PageContext; tit
     'data-msg-refusal-email-too-long': t('refusal.emailTooLong'),
     'data-msg-refusal-email-invalid': t('refusal.emailInvalid'),
     'data-msg-refusal-signup-closed': t('refusal.signupClosed'),
+    'data-msg-refusal-invitation-needed': t('refusal.invitationNeeded'),
     'data-msg-refusal-second-factor-required': t('refusal.secondFactorRequired'),
     'data-msg-working': t('form.working'),
     'data-msg-saved': t('form.saved')

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type VNode, isValidElement } from 'preact'
 import { render } from 'preact-render-to-string'
 import { Type } from 'typebox'
+import type { SignupMode } from '../../../shared/config.js'
 import type { App } from '../../../shared/http/server.js'
 import type { Role } from '../accounts/roles.js'
 import type { AccountSession } from '../sessions/account-sessions.js'
@@ -55,6 +56,8 @@ export interface HubPagesOptions {
    * which the pages promising a mail show. Undefined when mail is sent.
    */
   mailOutbox: string | undefined
+  /** HUB_SIGNUP: the sign-up page offers its form, and the login page links to it, only where anyone may make an account. */
+  signup: SignupMode
 }
 
 declare module 'fastify' {
@@ -133,13 +136,13 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
     const { notice } = request.query
     const known = typeof notice === 'string' && Object.hasOwn(LOGIN_NOTICES, notice) ? (notice as LoginNotice) : undefined
-    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} mailOutbox={mailOutbox} signInMethods={ownSignIn?.methods ?? []} />)
+    return sendPage(reply, <LoginPage context={await contextOf(request, reply, null)} next={next} notice={known} mailOutbox={mailOutbox} signup={options.signup} signInMethods={ownSignIn?.methods ?? []} />)
   })
 
   app.get('/signup', { schema: { hide, querystring: NextQuery } }, async (request, reply) => {
     const next = safeNextPath(request.query.next)
     if (await sessionOf(request)) return reply.redirect(next ?? DEFAULT_LANDING_PATH, 303)
-    return sendPage(reply, <SignupPage context={await contextOf(request, reply, null)} next={next} mailOutbox={mailOutbox} />)
+    return sendPage(reply, <SignupPage context={await contextOf(request, reply, null)} next={next} mailOutbox={mailOutbox} signup={options.signup} />)
   })
 
   app.get('/language', { schema: { hide, querystring: LanguageQuery } }, async (request, reply) => {

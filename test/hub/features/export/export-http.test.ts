@@ -6,7 +6,7 @@ import { createLogger } from '../../../../src/shared/logging.js'
 import { parseCsv } from '../../../helpers/csv.js'
 import { type SignedIn, buildTestHubApp, logIn, signUpAndLogIn, useHubApp } from '../../../helpers/hub-app.js'
 
-const DATASETS = ['account', 'sessions', 'knownDevices', 'passkeys', 'twoStepSignIn', 'billing', 'privacySettings', 'consents', 'accessGrants', 'auditTrail']
+const DATASETS = ['account', 'sessions', 'knownDevices', 'passkeys', 'twoStepSignIn', 'billing', 'privacySettings', 'consents', 'groups', 'accessGrants', 'auditTrail']
 const CSV_HEADER = ['dataset', 'recordId', 'field', 'value', 'recordedAt']
 
 type ExportDocument = { format: string; userId: string; exportedAt: string; datasets: Record<string, Record<string, unknown>[]> }
@@ -107,7 +107,7 @@ describe.each(databasesUnderTest())('export over HTTP on $name', (database) => {
     expect(header).toEqual(CSV_HEADER)
     for (const row of rows) expect(row).toHaveLength(CSV_HEADER.length)
     // Every dataset with records (this user has no access grant, no passkey and no billing record).
-    expect(new Set(rows.map(([dataset]) => dataset))).toEqual(new Set(DATASETS.filter((name) => !['accessGrants', 'passkeys', 'billing'].includes(name))))
+    expect(new Set(rows.map(([dataset]) => dataset))).toEqual(new Set(DATASETS.filter((name) => !['accessGrants', 'passkeys', 'billing', 'groups'].includes(name))))
     expect(rows).toContainEqual(['account', user.userId, 'email', user.email, expect.any(String)])
     expect(rows).toContainEqual(['account', user.userId, 'emailVerified', 'true', expect.any(String)])
 

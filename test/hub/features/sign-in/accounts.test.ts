@@ -104,7 +104,7 @@ describe.each(databasesUnderTest())('sign-up and login on $name', (database) => 
   })
 
   it('turns sign-up off with HUB_SIGNUP=closed: 403', async () => {
-    const closed = await buildTestHubApp(hub.handle, { config: { signupOpen: false } })
+    const closed = await buildTestHubApp(hub.handle, { config: { signup: 'closed' } })
     const response = await closed.inject({ method: 'POST', url: '/api/auth/signup', payload: { email: uniqueEmail(), password: GOOD_PASSWORD } })
     expect(response.statusCode).toBe(403)
     expect(response.json()).toEqual({ error: 'Sign-up is closed on this hub' })

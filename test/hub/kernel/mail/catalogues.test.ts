@@ -3,7 +3,7 @@ import { MAIL_CATALOGUES, featureMailTranslator } from '../../../../src/hub/kern
 import { catalogueRules } from '../../../helpers/catalogues.js'
 
 describe('mail catalogues', async () => {
-  await catalogueRules(MAIL_CATALOGUES, 'mail-messages.ts', ['account', 'billing', 'deletion', 'passkeys', 'two-step'])
+  await catalogueRules(MAIL_CATALOGUES, 'mail-messages.ts', ['account', 'billing', 'deletion', 'invitations', 'passkeys', 'two-step'])
 
   it("composes a feature's mail words with the kernel's, and refuses a key the kernel has", () => {
     const t = featureMailTranslator({ en: { 'sample.hello': 'Hello {name}' }, es: { 'sample.hello': 'Hola {name}' } })

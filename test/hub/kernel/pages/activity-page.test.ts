@@ -40,7 +40,15 @@ const SAMPLE_DETAILS: Partial<Record<AuditEventType, Record<string, unknown>>> =
   'client.added': { clientId: 'wiki', name: 'Wiki' },
   'client.changed': { clientId: 'wiki', name: 'Wiki', changed: ['redirectUris'] },
   'client.removed': { clientId: 'wiki', name: 'Wiki' },
-  'client.secret-rotated': { clientId: 'wiki', name: 'Wiki' }
+  'client.secret-rotated': { clientId: 'wiki', name: 'Wiki' },
+  'group.created': { groupId: 'g', group: 'Family' },
+  'group.updated': { groupId: 'g', group: 'Family' },
+  'group.deleted': { groupId: 'g', group: 'Family', members: 2 },
+  'group.joined': { groupId: 'g', group: 'Family', by: 'admin-id' },
+  'group.left': { groupId: 'g', group: 'Family', by: 'admin-id' },
+  'invitation.sent': { invitationId: 'i', email: 'ada@example.com', groups: [] },
+  'invitation.withdrawn': { invitationId: 'i', email: 'ada@example.com' },
+  'invitation.used': { invitationId: 'i', by: 'admin-id' }
 }
 
 /** The sentences of the page's activity table, in order. */

@@ -5,7 +5,7 @@ import { CATALOGUES, featureTranslator, translatorFor } from '../../../../src/hu
 import { catalogueRules, placeholders } from '../../../helpers/catalogues.js'
 
 describe('page catalogues', async () => {
-  await catalogueRules(CATALOGUES, 'messages.ts', ['account', 'activity', 'admin', 'billing', 'export', 'oidc', 'passkeys', 'privacy', 'two-step', 'users'])
+  await catalogueRules(CATALOGUES, 'messages.ts', ['account', 'activity', 'admin', 'billing', 'export', 'groups', 'invitations', 'oidc', 'passkeys', 'privacy', 'two-step', 'users'])
 
   it.each(Object.entries(ACTIVITY_READINGS))('the activity sentences of %s have every language, none empty, the same placeholders', (_type, reading) => {
     for (const sentence of [reading.sentence, ...Object.values(reading.variants ?? {})]) {

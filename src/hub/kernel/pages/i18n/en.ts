@@ -36,6 +36,7 @@ export const en = {
   'refusal.emailTooLong': 'The email address is too long: it can have at most 254 characters.',
   'refusal.emailInvalid': 'Enter a valid email address, such as ana@example.com.',
   'refusal.signupClosed': 'This hub does not take new accounts. Ask its administrator for one.',
+  'refusal.invitationNeeded': 'This hub takes new accounts by invitation only. Ask its administrator for an invitation.',
   'refusal.secondFactorRequired': 'Two-step sign-in is on for your account: reload the page to confirm with a code from your authenticator app or a passkey.',
 
   'login.title': 'Sign in',
@@ -49,6 +50,7 @@ export const en = {
   'login.passwordResetFirstProof':
     'Your password was changed and your address is confirmed now. It had not been confirmed before, so anyone could have made this account with it: every passkey, two-step sign-in with its recovery codes, application allowed to sign in as you and session the account had was removed. Sign in with the new password, then add again what was yours.',
 
+  'signup.byInvitation': 'This hub takes new accounts by invitation only. If you were invited, open the link in your invitation mail.',
   'signup.title': 'Create your account',
   'signup.submit': 'Create account',
   'signup.haveAccount': 'Already have an account?',

@@ -33,6 +33,7 @@ export const es: Record<MessageKey, string> = {
   'refusal.emailTooLong': 'La dirección de correo es demasiado larga: puede tener 254 caracteres como máximo.',
   'refusal.emailInvalid': 'Escribe una dirección de correo válida, como ana@example.com.',
   'refusal.signupClosed': 'Este servicio no admite cuentas nuevas. Pide una a quien lo administra.',
+  'refusal.invitationNeeded': 'Este servicio solo admite cuentas nuevas por invitación. Pide una invitación a quien lo administra.',
   'refusal.secondFactorRequired': 'Tu cuenta tiene activada la verificación en dos pasos: recarga la página para confirmar con un código de tu aplicación de autenticación o una llave de acceso.',
 
   'login.title': 'Iniciar sesión',
@@ -46,6 +47,7 @@ export const es: Record<MessageKey, string> = {
   'login.passwordResetFirstProof':
     'Tu contraseña se cambió y tu dirección ya está confirmada. No se había confirmado antes, así que cualquiera podía haber creado esta cuenta con ella: se quitaron todas las llaves de acceso, la verificación en dos pasos con sus códigos de recuperación, las aplicaciones autorizadas a iniciar sesión como tú y las sesiones de la cuenta. Inicia sesión con la contraseña nueva y vuelve a añadir lo que fuera tuyo.',
 
+  'signup.byInvitation': 'Este servicio solo admite cuentas nuevas por invitación. Si te han invitado, abre el enlace de tu correo de invitación.',
   'signup.title': 'Crea tu cuenta',
   'signup.submit': 'Crear cuenta',
   'signup.haveAccount': '¿Ya tienes cuenta?',

@@ -1,3 +1,4 @@
+import type { SignupMode } from '../../../../shared/config.js'
 import { FormMessage, Layout, type PageContext } from '../layout.js'
 import type { SignInMethodPages } from '../shell.js'
 import { MailOutboxNote } from './mail-outbox-note.js'
@@ -9,6 +10,8 @@ interface CredentialsPageProps {
   next: string | undefined
   /** The command that reads DATA_DIR/outbox when the hub writes its mail there (no HUB_SMTP_URL); undefined when it sends it. */
   mailOutbox: string | undefined
+  /** HUB_SIGNUP: the sign-up form is offered only where anyone may make an account. */
+  signup: SignupMode
 }
 
 /** Email and password, posted as JSON by the client script to the API named by `data-form`. */
@@ -69,9 +72,11 @@ export function LoginPage(props: LoginPageProps) {
           </p>
         </>
       )}
-      <p>
-        {t('login.noAccount')} <a href={withNext('/signup', props.next)}>{t('login.signUpLink')}</a>
-      </p>
+      {props.signup === 'open' && (
+        <p>
+          {t('login.noAccount')} <a href={withNext('/signup', props.next)}>{t('login.signUpLink')}</a>
+        </p>
+      )}
     </Layout>
   )
 }
@@ -80,9 +85,16 @@ export function SignupPage(props: CredentialsPageProps) {
   const { t } = props.context
   return (
     <Layout context={props.context} title={t('signup.title')}>
-      {/* A new account is sent a link to confirm its address. */}
-      <MailOutboxNote t={t} command={props.mailOutbox} />
-      <CredentialsForm {...props} kind="signup" />
+      {props.signup === 'open' ? (
+        <>
+          {/* A new account is sent a link to confirm its address. */}
+          <MailOutboxNote t={t} command={props.mailOutbox} />
+          <CredentialsForm {...props} kind="signup" />
+        </>
+      ) : (
+        // An invited person comes through their invitation's link (/invite), not this page.
+        <p class="notice">{props.signup === 'invite' ? t('signup.byInvitation') : t('refusal.signupClosed')}</p>
+      )}
       <p>
         {t('signup.haveAccount')} <a href={withNext('/login', props.next)}>{t('signup.signInLink')}</a>
       </p>
