@@ -7,9 +7,9 @@ import { healthRoutes } from './http/health.js'
 import type { Kernel } from './kernel.js'
 import { readinessChecks } from './kernel.js'
 import { OUTBOX_COMMAND } from './mail/transport.js'
-import { hubPages } from './pages/plugin.js'
+import { type HubPagesOptions, createPageShell, hubPages } from './pages/plugin.js'
 import { CONSOLE_PATH, type ConsoleSection } from './pages/console.js'
-import type { HubPage, PageSection, SignInMethodPages } from './pages/shell.js'
+import type { HubPage, PageSection, PageShell, SignInMethodPages } from './pages/shell.js'
 import type { ExportDataset } from './records/datasets.js'
 import type { ConsentLog, RemoveApplications, WithdrawConsents } from './records/consents.js'
 import { WRONG_CURRENT_PASSWORD } from './sessions/current-password.js'
@@ -30,8 +30,11 @@ export type BackgroundJob = () => () => Promise<void>
  * hands to `routes`, `pages` and `removeApplications` once every feature is built.
  */
 export interface HubFeature {
-  /** Registers its route plugins, after the pipeline and the kernel's routes, in the order the features are listed. */
-  routes?: (app: App, declared: FeaturesDeclared) => Promise<void>
+  /**
+   * Registers its route plugins, after the pipeline and the kernel's routes, in the order the
+   * features are listed; `shell` for a route that answers with a page (a console form's refusal).
+   */
+  routes?: (app: App, declared: FeaturesDeclared, shell: PageShell) => Promise<void>
   /** Started after its routes, in the same order; each stopped when the app closes. */
   jobs?: readonly BackgroundJob[]
   /** Its pages, made once at start; two features may not declare one path. */
@@ -177,16 +180,9 @@ export async function registerFeatures(app: App, kernel: Kernel, { features, dec
   }
   await app.register(setCookieRoute, { sessions, sessionCookies, audit, now, idTokens: kernel.idTokenVerifier, usedIdTokens: createUsedIdTokens(db), throttle })
 
-  for (const feature of features) {
-    await feature.routes?.(app, declared)
-    for (const start of feature.jobs ?? []) {
-      app.addHook('onClose', start())
-    }
-  }
-
-  // The browser pages: the kernel's shell and its own pages, then each feature's.
+  // The page shell, which the pages and the features' routes that answer with a page share.
   const { ownAccount } = declared
-  await app.register(hubPages, {
+  const pageOptions: HubPagesOptions = {
     sessionOf: async (request) => {
       const session = await sessions.validate(request.cookies[AUTH_COOKIE], now())
       return session && { sessionId: session.id, userId: session.userId, email: session.email }
@@ -205,5 +201,16 @@ export async function registerFeatures(app: App, kernel: Kernel, { features, dec
     // The account's pages and its ways of signing in: the built-in provider's accounts only, as their API.
     ...(ownAccount ? { ownAccount, ownSignIn: { methods: declared.signInMethods, wrongPasswordError: WRONG_CURRENT_PASSWORD } } : {}),
     pages
-  })
+  }
+  const shell = createPageShell(pageOptions)
+
+  for (const feature of features) {
+    await feature.routes?.(app, declared, shell)
+    for (const start of feature.jobs ?? []) {
+      app.addHook('onClose', start())
+    }
+  }
+
+  // The browser pages: the kernel's shell and its own pages, then each feature's.
+  await app.register(hubPages, pageOptions)
 }

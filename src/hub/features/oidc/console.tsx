@@ -4,14 +4,10 @@ import { render } from 'preact-render-to-string'
 import { Type } from 'typebox'
 import type { App } from '../../../shared/http/server.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
-import type { OwnAccount } from '../../kernel/feature.js'
 import { acceptFormBodies } from '../../kernel/http/form-bodies.js'
-import { LANGUAGE_COOKIE, chooseLanguage, isLanguage } from '../../kernel/language/language.js'
 import type { ConsoleSection } from '../../kernel/pages/console.js'
-import { translatorFor } from '../../kernel/pages/i18n/index.js'
-import type { PageAssets } from '../../kernel/pages/assets.js'
 import type { PageContext } from '../../kernel/pages/layout.js'
-import type { HubPage } from '../../kernel/pages/shell.js'
+import type { HubPage, PageShell } from '../../kernel/pages/shell.js'
 import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { auditClientChange, httpErrorOf } from './admin-routes.js'
@@ -97,9 +93,8 @@ export interface ApplicationsConsoleRoutesOptions {
   audit: AuditRequest
   recentSignIn: Pick<RecentSignIn, 'isRecent'>
   sections: readonly ConsoleSection[]
-  ownAccount: OwnAccount | undefined
-  assets: PageAssets
-  accountPages: boolean
+  /** The kernel's page shell: the context of a page answered to a form. */
+  shell: PageShell
   /** The issuer applications are configured with, shown beside a new secret. */
   issuer: string
   now: () => Date
@@ -133,11 +128,8 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
 
   /** The page's context, as the shell would make it for this administrator's GET of `path`. */
   const contextOf = async (request: FastifyRequest, reply: FastifyReply, path: string): Promise<PageContext> => {
-    const cookie = request.cookies[LANGUAGE_COOKIE]
-    const locale = isLanguage(cookie) ? cookie : (await options.ownAccount?.profileOf(sessionOf(request).userId))?.locale
-    const language = isLanguage(locale) ? locale : chooseLanguage(undefined, request.headers['accept-language'])
-    reply.header('content-language', language)
-    return { language, t: translatorFor(language), nonce: reply.cspNonce.script, assets: options.assets, currentPath: path, signedIn: true, accountPages: options.accountPages, administrator: true }
+    const { id: sessionId, userId, email } = sessionOf(request)
+    return { ...(await options.shell.contextOf(request, reply, { sessionId, userId, email })), currentPath: path }
   }
   /** A page as the answer to a form (a refusal, a secret): never stored by any cache. */
   const sendPage = (reply: FastifyReply, status: number, page: VNode) =>

@@ -21,7 +21,7 @@ export function oidcFeature(kernel: Kernel): HubFeature {
   const clients = createOidcClients(db)
   const connectedApplications = createConnectedApplications(db, now)
   return {
-    async routes(app, { claims, consents, consoleSections, ownAccount }) {
+    async routes(app, { claims, consents, consoleSections }, shell) {
       if (!consents) throw new Error('The OpenID Connect provider records consent in the consent log: list the feature that keeps it')
       await app.register(oidcProviderRoutes, {
         issuer: config.publicUrl,
@@ -47,9 +47,7 @@ export function oidcFeature(kernel: Kernel): HubFeature {
         audit: kernel.audit,
         recentSignIn: kernel.recentSignIn,
         sections: consoleSections,
-        ownAccount,
-        assets: kernel.pageAssets,
-        accountPages: builtin !== undefined,
+        shell,
         issuer: config.publicUrl,
         now
       })

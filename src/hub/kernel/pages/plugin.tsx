@@ -6,7 +6,7 @@ import type { SignupMode } from '../../../shared/config.js'
 import type { App } from '../../../shared/http/server.js'
 import type { Role } from '../accounts/roles.js'
 import type { AccountSession } from '../sessions/account-sessions.js'
-import { type ApplicationNames, applicationName } from './application-names.js'
+import { applicationName } from './application-names.js'
 import { type PageAssets, assetRoutes } from './assets.js'
 import { translatorFor } from './i18n/index.js'
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, type Language, chooseLanguage, isLanguage, languageCookieOptions } from '../language/language.js'
@@ -74,13 +74,11 @@ const LanguageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), next: T
 const hide = true
 
 /**
- * The hub's page shell and its own pages (login, sign-up, the language switch, the dashboard and
- * the security page), then the pages the features declare. The session check of signed-in pages
- * redirects to the login page, coming back to the same page afterwards.
+ * What the shell lends every page, and the features' routes that answer with a page (a console
+ * form's refusal, say): the page context, the session, the application names. Made once at start.
  */
-export async function hubPages(app: App, options: HubPagesOptions) {
-  const { sessionOf, sessionsOf, applications, secureCookies, cspNonce, assets, ownAccount, ownSignIn, mailOutbox } = options
-
+export function createPageShell(options: HubPagesOptions): PageShell {
+  const { sessionOf, cspNonce, assets, ownAccount, ownSignIn, mailOutbox } = options
   /**
    * The switch's cookie wins for its browser; else the language a signed-in person chose for the
    * account; else the browser's (as for an account whose person chose none). The account is read
@@ -100,15 +98,25 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     const administrator = role === 'admin'
     return { language, t: translatorFor(language), nonce: cspNonce(reply), assets, currentPath: request.url, signedIn, accountPages: ownAccount !== undefined, administrator }
   }
-  const names: ApplicationNames = { applications: options.applicationNames, clients: {} }
-  const shell: PageShell = {
+  return {
     sessionOf,
     contextOf,
     applicationNamesNow: async () => ({ applications: options.applicationNames, clients: await options.oidcClientNames() }),
-    applicationNames: names,
+    applicationNames: { applications: options.applicationNames, clients: {} },
     signInMethodsOf: async (userId) => (ownSignIn ? Promise.all(ownSignIn.methods.map((method) => method.stateOf(userId))) : []),
     mailOutbox
   }
+}
+
+/**
+ * The hub's page shell and its own pages (login, sign-up, the language switch, the dashboard and
+ * the security page), then the pages the features declare. The session check of signed-in pages
+ * redirects to the login page, coming back to the same page afterwards.
+ */
+export async function hubPages(app: App, options: HubPagesOptions) {
+  const { sessionOf, sessionsOf, applications, secureCookies, assets, ownAccount, ownSignIn, mailOutbox } = options
+  const shell = createPageShell(options)
+  const { contextOf, applicationNames: names } = shell
   const sendPage = (reply: FastifyReply, page: VNode) =>
     // Pages show personal data: never stored by a shared cache or the browser's back-forward store.
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(`<!doctype html>${render(page)}`)
