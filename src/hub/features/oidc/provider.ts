@@ -111,6 +111,9 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
     claims: { ...OWN_SCOPE_CLAIMS, ...Object.fromEntries(options.addedClaims.sources.map(({ scope, claims }) => [scope, [...claims]])) },
     scopes: providerScopes(options.addedClaims),
     responseTypes: ['code'],
+    // The ID token carries the granted scopes' claims too, as userinfo does (docs/oidc.md): many
+    // applications read `email` or `groups` from the ID token alone (Pocket ID and Authentik do the same).
+    conformIdTokenClaims: false,
     pkce: { required: () => true },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA', 'ES256'], userinfoSigningAlgValues: ['EdDSA', 'ES256'], introspectionSigningAlgValues: ['EdDSA', 'ES256'] },
