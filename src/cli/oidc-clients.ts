@@ -139,7 +139,8 @@ const OPTION_OF: Record<keyof OidcClientChanges, string> = {
   redirectUris: '--redirect-uri',
   postLogoutRedirectUris: '--post-logout-redirect-uri',
   backchannelLogoutUri: '--backchannel-logout-uri',
-  firstParty: '--first-party'
+  firstParty: '--first-party',
+  allowedGroups: '--groups'
 }
 
 async function updateClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {

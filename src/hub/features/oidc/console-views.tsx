@@ -61,10 +61,11 @@ export function refusalText(t: ClientsTranslate, error: OidcClientError, clientI
     'too-many-uris': 'clients.error.tooManyUris',
     uri: 'clients.error.uri',
     taken: 'clients.error.taken',
-    'public-has-no-secret': 'clients.error.publicHasNoSecret'
+    'public-has-no-secret': 'clients.error.publicHasNoSecret',
+    'unknown-group': 'clients.error.unknownGroup'
   }
   const key = error.problem === 'unknown' ? 'clients.error.id' : keys[error.problem]
-  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', clientId })
+  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', groups: error.uri ?? '', clientId })
 }
 
 function CsrfField({ csrf }: { csrf: string }) {
