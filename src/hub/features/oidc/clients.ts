@@ -141,6 +141,11 @@ export function createOidcClients(db: Kysely<Database>) {
       return row && clientOf(row, await groupsById(db, storedGroupIds(row)))
     },
 
+    /** The names of every group, by name: what a client may be limited to (the console's choices). */
+    async groupNames(): Promise<string[]> {
+      return (await groupsById(db)).map(({ name }) => name)
+    },
+
     /**
      * Whether the account may use the client: everyone may use a client limited to no group; a
      * limited one, members of one of its groups that still exists. Asked at the authorization
