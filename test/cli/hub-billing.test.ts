@@ -111,7 +111,7 @@ describe('hub CLI: plans and billing by hand', () => {
   it('refuses billing:set for an unknown account, plan or date', async () => {
     expect(await run('users:create', '--email', 'ada@example.com')).toBe(0)
     const cases: [string[], number, string][] = [
-      [['billing:set', '--email', 'ada@example.com'], 2, 'billing:set needs --email and --plan'],
+      [['billing:set', '--email', 'ada@example.com'], 2, 'billing:set needs --plan and one of --email or --group'],
       [['billing:set', '--email', 'nobody@example.com', '--plan', 'free'], 1, 'No account has this email'],
       [['billing:set', '--email', 'ada@example.com', '--plan', 'gold'], 1, 'No plan has the id gold (npm run hub -- plans:list)'],
       [['billing:set', '--email', 'ada@example.com', '--plan', 'free', '--until', 'tomorrow'], 1, '--until is a date (2027-01-31) or an ISO time, got "tomorrow"'],
