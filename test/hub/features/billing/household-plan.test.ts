@@ -10,7 +10,7 @@ import { anonymousHeaders } from '../../../helpers/account-mail.js'
 import { forgetRecentSignIns, signUpAdministrator } from '../../../helpers/administrators.js'
 import { FAMILY_PLAN, PRO_PLAN } from '../../../helpers/billing.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
-import { GOOD_PASSWORD, type SignedIn, logIn, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
+import { GOOD_PASSWORD, type SignedIn, logIn, pageCookies, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
 import { CookieBrowser, authorizationRequest, registerClient, relyingParty, useHubOnPort } from '../../../helpers/oidc-relying-party.js'
 import { signedWebhook, stripeBilling, useStripeStandIn } from '../../../helpers/stripe-stand-in.js'
 
@@ -95,6 +95,27 @@ describe.each(databasesUnderTest())('the household plan by hand on $name', (data
     // The member's trail says so, naming the administrator.
     const events = await hub.handle.db.selectFrom('auditEvents').select('detail').where('userId', '=', member.userId).where('type', '=', 'billing.group-plan.changed').execute()
     expect(events.map((event) => JSON.parse(event.detail) as unknown)).toEqual([{ groupId, group: name, plan: 'extras', source: 'administrator', by: admin.userId }])
+  })
+
+  it('shows on /billing where each entitlement comes from, in English and Spanish', async () => {
+    const admin = await signUpAdministrator(hub.app, hub.handle.db)
+    const member = await signUpAndLogIn(hub.app, uniqueEmail('household-page'))
+    const name = groupName('page')
+    const groupId = await groupWith(hub.app, admin, name, [member])
+    expect((await setGroupPlan(admin, groupId, { plan: 'extras' })).statusCode).toBe(200)
+    await createSubscriptions(hub.handle.db, 3).setByHand(member.userId, 'family', null, clock.now())
+    const page = async (lang: string) => {
+      const response = await hub.app.inject({ method: 'GET', url: '/billing', headers: pageCookies(member, { lang }) })
+      expect(response.statusCode).toBe(200)
+      return response.body
+    }
+    const english = await page('en')
+    expect(english).toContain(`<code>exports</code> <span class="hint">from your plan, the plan Extras of the group ${name}</span>`)
+    expect(english).toContain(`<code>photos</code> <span class="hint">from the plan Extras of the group ${name}</span>`)
+    expect(english).toContain(`The group ${name} has the plan Extras: you have what it includes, beside your own plan.`)
+    const spanish = await page('es')
+    expect(spanish).toContain(`<code>exports</code> <span class="hint">de tu plan, el plan Extras del grupo ${name}</span>`)
+    expect(spanish).toContain(`El grupo ${name} tiene el plan Extras: tienes lo que incluye, además de tu propio plan.`)
   })
 
   it('takes the group’s entitlements away at once when the member leaves the group or the group is deleted', async () => {
@@ -251,6 +272,8 @@ describe.each(databasesUnderTest())('an administrator’s subscription paying fo
     expect(await claimsOf(member)).toEqual({ plan: 'pro', entitlements: ['tasks-unlimited'] })
     const adminBilling = await hub.app.inject({ method: 'GET', url: '/api/billing', headers: admin.headers })
     expect(adminBilling.json()).toMatchObject({ household: { group: { id: groupId, name } } })
+    const adminPage = await hub.app.inject({ method: 'GET', url: '/billing', headers: pageCookies(admin, { lang: 'es' }) })
+    expect(adminPage.body).toContain(`Tu suscripción paga el plan del grupo ${name}: sus miembros tienen lo que incluye tu plan.`)
     const memberBilling = await hub.app.inject({ method: 'GET', url: '/api/billing', headers: (await logIn(hub.app, member.email)).headers })
     expect(memberBilling.json()).toMatchObject({
       entitlementSources: [{ entitlement: 'tasks-unlimited', from: 'group', plan: 'pro', group: { id: groupId, name } }],

@@ -21,6 +21,7 @@ export function BillingPage({ context, overview, offers, payments }: BillingPage
   return (
     <Layout context={context} title={t('billing.title')}>
       <CurrentPlan context={context} overview={overview} payments={payments} />
+      {(overview.groupPlans.length > 0 || overview.household !== null) && <GroupPlans context={context} overview={overview} />}
       {payments && <Offers context={context} offers={offers} />}
       <InvoiceList context={context} invoices={overview.invoices} />
     </Layout>
@@ -58,8 +59,8 @@ function CurrentPlan({ context, overview, payments }: { context: PageContext; ov
       ) : (
         <ul class="entitlement-list">
           {entitlements.map((entitlement) => (
-            <li>
-              <code>{entitlement}</code>
+            <li data-entitlement={entitlement}>
+              <code>{entitlement}</code> <span class="hint">{t('billing.entitlementFrom', { sources: sourcesOf(overview, entitlement, t) })}</span>
             </li>
           ))}
         </ul>
@@ -76,6 +77,42 @@ function CurrentPlan({ context, overview, payments }: { context: PageContext; ov
         </>
       ) : (
         <p class="hint">{t('billing.byHand')}</p>
+      )}
+    </section>
+  )
+}
+
+/** Where an entitlement comes from, in words: the person's own plan, and each group's plan that grants it. */
+function sourcesOf(overview: BillingOverview, entitlement: string, t: ReturnType<typeof billingTranslator>): string {
+  const names = new Map(overview.groupPlans.map(({ group, plan }) => [group.id, plan.name]))
+  return overview.entitlementSources
+    .filter((source) => source.entitlement === entitlement)
+    .map((source) => (source.group === undefined ? t('billing.fromOwn') : t('billing.fromGroup', { plan: names.get(source.group.id) ?? source.plan, group: source.group.name })))
+    .join(', ')
+}
+
+/** The household plan (docs/billing.md): the person's groups' plans, and the group their own subscription pays for. */
+function GroupPlans({ context, overview }: { context: PageContext; overview: BillingOverview }) {
+  const { language } = context
+  const t = billingTranslator(language)
+  return (
+    <section aria-labelledby="group-plans-heading">
+      <h2 id="group-plans-heading">{t('billing.groupPlans')}</h2>
+      {overview.household !== null && <p data-household={overview.household.group.id}>{t('billing.household', { group: overview.household.group.name })}</p>}
+      {overview.groupPlans.length > 0 && (
+        <ul class="entitlement-list">
+          {overview.groupPlans.map(({ group, plan, until }) => (
+            <li data-group-plan={group.id}>
+              {t('billing.groupPlan', { group: group.name, plan: plan.name })}
+              {until !== null && (
+                <>
+                  {' '}
+                  {t('billing.cancelsOn')} <Timestamp iso={until} language={language} />
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   )
