@@ -5,6 +5,8 @@ import { cancelStripeSubscriptionOf } from './cancel-on-deletion.js'
 import { billingClaims } from './claims.js'
 import { billingDataset } from './export.js'
 import { groupPlanRoutes, householdRoutes } from './group-plan-routes.js'
+import { householdForm } from './household-form.js'
+import { allGroups } from '../../kernel/accounts/groups.js'
 import { createGroupPlans } from './group-plans.js'
 import { createInvoices } from './invoices.js'
 import { billingOverview } from './overview.js'
@@ -36,6 +38,7 @@ export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined)
         await app.register(stripeBillingRoutes, { stripe: payments.stripe, db, publicUrl: config.publicUrl, audit, now })
         await app.register(stripeWebhookRoutes, { ...payments, db, publicUrl: config.publicUrl, now })
         await app.register(householdRoutes, { groupPlans, now })
+        await app.register(householdForm, { groupPlans, recentSignIn: kernel.recentSignIn, now })
       } else {
         await app.register(noPaymentRoutes)
       }
@@ -45,7 +48,7 @@ export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined)
     jobs: payments ? [() => scheduleWebhookEventPruning(db, now, logger)] : [],
     claims: billingClaims(subscriptions),
     // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
-    pages: () => billingPages({ overviewOf, plans, payments: payments !== undefined }),
+    pages: () => billingPages({ overviewOf, plans, payments: payments !== undefined, groupsToShare: () => allGroups(db) }),
     datasets: [billingDataset(db)],
     beforeErasure: (userId) => cancelStripeSubscriptionOf(db, payments?.stripe, userId)
   }

@@ -82,3 +82,8 @@ export async function memberIdsOf(db: Kysely<Database>, groupId: string): Promis
 export async function groupById(db: Kysely<Database>, groupId: string): Promise<{ id: string; name: string } | undefined> {
   return db.selectFrom('groups').select(['id', 'name']).where('id', '=', groupId).executeTakeFirst()
 }
+
+/** Every group, by name: what an administrator picks from outside the console (the household plan). */
+export async function allGroups(db: Kysely<Database>): Promise<{ id: string; name: string }[]> {
+  return db.selectFrom('groups').select(['id', 'name']).orderBy('nameKey').execute()
+}

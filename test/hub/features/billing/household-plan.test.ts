@@ -7,7 +7,7 @@ import { createPlans } from '../../../../src/hub/features/billing/plans.js'
 import { createSubscriptions } from '../../../../src/hub/features/billing/subscriptions.js'
 import type { App } from '../../../../src/shared/http/server.js'
 import { anonymousHeaders } from '../../../helpers/account-mail.js'
-import { forgetRecentSignIns, signUpAdministrator } from '../../../helpers/administrators.js'
+import { forgetRecentSignIns, postForm, signUpAdministrator } from '../../../helpers/administrators.js'
 import { FAMILY_PLAN, PRO_PLAN } from '../../../helpers/billing.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { GOOD_PASSWORD, type SignedIn, logIn, pageCookies, signUpAndLogIn, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
@@ -337,6 +337,37 @@ describe.each(databasesUnderTest())('an administrator’s subscription paying fo
     expect(deleted.statusCode, deleted.body).toBe(204)
     expect(await hub.handle.db.selectFrom('billingGroupPlans').select('groupId').where('groupId', '=', groupId).execute()).toEqual([])
     expect(await claimsOf(member)).toEqual({ plan: 'free', entitlements: [] })
+  })
+
+  it('offers the administrator a plain form on /billing that does the same, without script', async () => {
+    const { admin } = await subscribedAdministrator()
+    const member = await signUpAndLogIn(hub.app, uniqueEmail('household-form'))
+    const name = groupName('form')
+    const groupId = await groupWith(hub.app, admin, name, [member])
+
+    const page = await hub.app.inject({ method: 'GET', url: '/billing', headers: pageCookies(admin, { lang: 'en' }) })
+    expect(page.body).toContain('<form method="post" action="/billing/household">')
+    expect(page.body).toContain(`<option value="${groupId}">${name}</option>`)
+    // A member sees no such form.
+    const memberPage = await hub.app.inject({ method: 'GET', url: '/billing', headers: pageCookies(member, { lang: 'en' }) })
+    expect(memberPage.body).not.toContain('action="/billing/household"')
+
+    const sent = await postForm(hub.app, admin, '/billing/household', { groupId })
+    expect([sent.statusCode, sent.headers.location]).toEqual([303, '/billing?notice=household'])
+    expect(await claimsOf(member)).toEqual({ plan: 'pro', entitlements: ['tasks-unlimited'] })
+    const after = await hub.app.inject({ method: 'GET', url: '/billing?notice=household', headers: pageCookies(admin, { lang: 'es' }) })
+    expect(after.body).toContain(`Tu suscripción paga ahora por el grupo ${name}.`)
+
+    const unpaid = await signUpAdministrator(hub.app, hub.handle.db)
+    const refused = await postForm(hub.app, unpaid, '/billing/household', { groupId })
+    expect([refused.statusCode, refused.headers.location]).toEqual([303, '/billing?error=nothing-to-share'])
+    const refusedPage = await hub.app.inject({ method: 'GET', url: '/billing?error=nothing-to-share', headers: pageCookies(unpaid, { lang: 'en' }) })
+    expect(refusedPage.body).toContain('You have no active subscription to share: subscribe to a plan first.')
+    expect((await postForm(hub.app, member, '/billing/household', { groupId })).statusCode).toBe(403)
+
+    await forgetRecentSignIns(hub.handle.db)
+    const stale = await postForm(hub.app, admin, '/billing/household', { groupId })
+    expect([stale.statusCode, stale.headers.location]).toEqual([303, '/admin/confirm?next=%2Fbilling'])
   })
 
   it('needs a recent sign-in to attach a subscription', async () => {

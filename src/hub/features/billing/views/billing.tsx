@@ -3,6 +3,8 @@ import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from
 import { wholeUnits } from '../amount.js'
 import { INVOICES_SHOWN } from '../invoices.js'
 import type { BillingOverview } from '../overview.js'
+import { HOUSEHOLD_FORM_PATH, type HouseholdError } from '../household-form.js'
+import { CSRF_FORM_FIELD } from '../../../kernel/pipeline/csrf.js'
 import type { Plan } from '../plans.js'
 import { billingTranslator } from '../messages.js'
 
@@ -13,15 +15,25 @@ export interface BillingPageProps {
   offers: Plan[]
   /** Whether Stripe takes payments (STRIPE_SECRET_KEY): without it there is no payment button at all. */
   payments: boolean
+  /** For an administrator where Stripe takes payments: the form that lets their subscription pay for a group. */
+  household?: HouseholdFormProps | undefined
+}
+
+export interface HouseholdFormProps {
+  groups: { id: string; name: string }[]
+  csrf: string
+  notice: boolean
+  error: HouseholdError | undefined
 }
 
 /** The account's plan, what it grants, the plans on offer and the invoices paid (docs/billing.md). */
-export function BillingPage({ context, overview, offers, payments }: BillingPageProps) {
+export function BillingPage({ context, overview, offers, payments, household }: BillingPageProps) {
   const t = billingTranslator(context.language)
   return (
     <Layout context={context} title={t('billing.title')}>
       <CurrentPlan context={context} overview={overview} payments={payments} />
       {(overview.groupPlans.length > 0 || overview.household !== null) && <GroupPlans context={context} overview={overview} />}
+      {household && <HouseholdForm context={context} overview={overview} form={household} />}
       {payments && <Offers context={context} offers={offers} />}
       <InvoiceList context={context} invoices={overview.invoices} />
     </Layout>
@@ -113,6 +125,45 @@ function GroupPlans({ context, overview }: { context: PageContext; overview: Bil
             </li>
           ))}
         </ul>
+      )}
+    </section>
+  )
+}
+
+/** The administrator's plain form (no script needed): let their Stripe subscription pay for a group's plan. */
+function HouseholdForm({ context, overview, form }: { context: PageContext; overview: BillingOverview; form: HouseholdFormProps }) {
+  const t = billingTranslator(context.language)
+  return (
+    <section aria-labelledby="household-heading">
+      <h2 id="household-heading">{t('billing.shareHeading')}</h2>
+      {form.notice && overview.household !== null && (
+        <p class="notice" role="status">
+          {t('billing.shared', { group: overview.household.group.name })}
+        </p>
+      )}
+      {form.error !== undefined && (
+        <p class="notice" role="alert">
+          {t(form.error === 'nothing-to-share' ? 'billing.nothingToShare' : 'billing.noGroupToShare')}
+        </p>
+      )}
+      <p class="hint">{t('billing.shareHint')}</p>
+      {form.groups.length === 0 ? (
+        <p>{t('billing.noGroups')}</p>
+      ) : (
+        <form method="post" action={HOUSEHOLD_FORM_PATH}>
+          <input type="hidden" name={CSRF_FORM_FIELD} value={form.csrf} />
+          <label for="household-group">{t('billing.shareGroup')}</label>
+          <select id="household-group" name="groupId">
+            {form.groups.map((group) => (
+              <option value={group.id} selected={overview.household?.group.id === group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+          <p class="button-row">
+            <button type="submit">{t('billing.share')}</button>
+          </p>
+        </form>
       )}
     </section>
   )
