@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config.js'
 import { formatAmount } from '../hub/features/billing/amount.js'
 import { setPlanByHand } from '../hub/features/billing/by-hand.js'
+import { createGroupPlans } from '../hub/features/billing/group-plans.js'
 import { FREE_PLAN_ID, PLAN_INTERVALS, type Plan, type PlanInterval, PlanError, createPlans } from '../hub/features/billing/plans.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
@@ -9,8 +10,9 @@ export const BILLING_USAGE = `plans:add adds a plan, or changes the one with tha
 cents with --currency and --interval for a plan sold through Stripe (--stripe-price names the
 Stripe price it sells; the price itself is Stripe's), none for one only set by hand. The free plan
 is built in, grants nothing and is every account's plan until another is set. plans:remove
-refuses a plan someone is subscribed to. billing:set gives an account a plan by hand, until a date
-(YYYY-MM-DD or an ISO time) or for good; --plan free ends it (docs/billing.md).`
+refuses a plan someone is subscribed to. billing:set gives an account (--email) or a group (--group,
+the household plan: every member has its entitlements) a plan by hand, until a date (YYYY-MM-DD or
+an ISO time) or for good; --plan free ends it (docs/billing.md).`
 
 /** Each billing command's own help, as `npm run hub -- plans:add --help` prints it. */
 export const BILLING_HELP = {
@@ -39,11 +41,15 @@ Removes a plan; refuses one someone is subscribed to.
 Options:
   --id ID   the plan's id`,
   'billing:set': `Usage: npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
+       npm run hub -- billing:set --group NAME --plan ID [--until DATE]
 
-Gives an account a plan by hand, until a date or for good; --plan free ends it (docs/billing.md).
+Gives an account a plan by hand, until a date or for good; --plan free ends it. With --group, the
+group's plan (the household plan): every member has its entitlements beside their own, and it
+replaces a plan an administrator's subscription paid for (docs/billing.md).
 
 Options:
   --email EMAIL   the account's address
+  --group NAME    a group's name, instead of --email
   --plan ID       the plan's id (free to end a plan set by hand)
   --until DATE    when it ends: YYYY-MM-DD or an ISO time (default: never)`
 } as const
@@ -55,7 +61,8 @@ export const BILLING_OPTIONS = {
   'stripe-price': { type: 'string' },
   entitlements: { type: 'string' },
   plan: { type: 'string' },
-  until: { type: 'string' }
+  until: { type: 'string' },
+  group: { type: 'string' }
 } as const
 
 export interface BillingCommandOptions {
@@ -69,6 +76,7 @@ export interface BillingCommandOptions {
   entitlements?: string | undefined
   plan?: string | undefined
   until?: string | undefined
+  group?: string | undefined
 }
 
 type Io = { out: (line: string) => void; err: (line: string) => void }
@@ -137,11 +145,13 @@ async function removePlan(config: Config, options: BillingCommandOptions, io: Io
 }
 
 async function setPlan(config: Config, options: BillingCommandOptions, io: Io): Promise<number> {
-  const { email, plan } = options
-  if (!email || !plan) {
-    io.err('billing:set needs --email and --plan')
+  const { email, plan, group } = options
+  if (!plan || (email === undefined) === (group === undefined) || email === '' || group === '') {
+    io.err('billing:set needs --plan and one of --email or --group')
     return 2
   }
+  if (group !== undefined) return setGroupPlan(config, group, plan, options.until, io)
+  if (!email) return 2
   if (config.hub.identityProvider.kind !== 'builtin') {
     io.err('HUB_IDP is oidc: accounts live at the external identity provider, so billing:set cannot find one by address')
     return 1
@@ -153,6 +163,25 @@ async function setPlan(config: Config, options: BillingCommandOptions, io: Io): 
     return 1
   }
   io.out(escapeForTerminal(`${email} is on ${plan}${until ? ` until ${until.toISOString()}` : ''}.`))
+  return 0
+}
+
+/** `billing:set --group`: the household plan, by the group's name, as the admin API sets it by id. */
+async function setGroupPlan(config: Config, name: string, plan: string, untilOption: string | undefined, io: Io): Promise<number> {
+  const until = untilOption === undefined ? null : date(untilOption)
+  const outcome = await withDatabase(config.shared, async (db) => {
+    const groupPlans = createGroupPlans(db, config.hub.billing.graceDays)
+    const group = await groupPlans.groupNamed(name)
+    if (!group) return undefined
+    await groupPlans.setByHand(group.id, plan, until, null, new Date())
+    return group
+  })
+  if (!outcome) {
+    io.err(escapeForTerminal(`No group is named ${name}`))
+    return 1
+  }
+  const what = plan === FREE_PLAN_ID ? 'has no plan any more' : `is on ${plan}${until ? ` until ${until.toISOString()}` : ''}`
+  io.out(escapeForTerminal(`The group ${outcome.name} ${what}: its members have its entitlements beside their own.`))
   return 0
 }
 

@@ -111,11 +111,52 @@ describe('hub CLI: plans and billing by hand', () => {
   it('refuses billing:set for an unknown account, plan or date', async () => {
     expect(await run('users:create', '--email', 'ada@example.com')).toBe(0)
     const cases: [string[], number, string][] = [
-      [['billing:set', '--email', 'ada@example.com'], 2, 'billing:set needs --email and --plan'],
+      [['billing:set', '--email', 'ada@example.com'], 2, 'billing:set needs --plan and one of --email or --group'],
       [['billing:set', '--email', 'nobody@example.com', '--plan', 'free'], 1, 'No account has this email'],
       [['billing:set', '--email', 'ada@example.com', '--plan', 'gold'], 1, 'No plan has the id gold (npm run hub -- plans:list)'],
       [['billing:set', '--email', 'ada@example.com', '--plan', 'free', '--until', 'tomorrow'], 1, '--until is a date (2027-01-31) or an ISO time, got "tomorrow"'],
       [['billing:set', '--email', 'ada@example.com', '--plan', 'free', '--until', '2001-01-01'], 1, '--until must be in the future']
+    ]
+    for (const [args, code, message] of cases) {
+      output.err = []
+      expect(await run(...args), args.join(' ')).toBe(code)
+      expect(output.err).toEqual([message])
+    }
+  })
+
+  it('billing:set --group gives a group a plan by hand, its members have it beside their own, and --plan free ends it', async () => {
+    expect(await run('users:create', '--email', 'ada@example.com')).toBe(0)
+    expect(await run('plans:add', '--id', 'family', '--name', 'Family', '--entitlements', 'shared-lists,exports')).toBe(0)
+    const now = new Date().toISOString()
+    const { groupId, userId } = await withDatabase(async (db) => {
+      const user = await db.selectFrom('users').select('id').where('email', '=', 'ada@example.com').executeTakeFirstOrThrow()
+      await db.insertInto('groups').values({ id: 'g-family', name: 'Family', nameKey: 'family', description: '', createdAt: now, updatedAt: now }).execute()
+      await db.insertInto('groupMembers').values({ groupId: 'g-family', userId: user.id, addedAt: now }).execute()
+      return { groupId: 'g-family', userId: user.id }
+    })
+    const claims = () => withDatabase((db) => createSubscriptions(db, 7).entitlementsOf(userId, new Date()))
+
+    output.out = []
+    // Named whatever the case, as groups are.
+    expect(await run('billing:set', '--group', 'FAMILY', '--plan', 'family', '--until', '2099-01-31')).toBe(0)
+    expect(output.out).toEqual(['The group Family is on family until 2099-01-31T00:00:00.000Z: its members have its entitlements beside their own.'])
+    expect(await claims()).toEqual({ plan: 'family', entitlements: ['shared-lists', 'exports'] })
+    const stored = await withDatabase((db) => db.selectFrom('billingGroupPlans').selectAll().where('groupId', '=', groupId).executeTakeFirstOrThrow())
+    expect(stored).toMatchObject({ planId: 'family', source: 'by-hand', userId: null, until: '2099-01-31T00:00:00.000Z' })
+    // From the terminal: the member's trail names no administrator.
+    const trail = await withDatabase((db) => db.selectFrom('auditEvents').select('detail').where('userId', '=', userId).where('type', '=', 'billing.group-plan.changed').execute())
+    expect(trail.map(({ detail }) => JSON.parse(detail) as unknown)).toEqual([{ groupId, group: 'Family', plan: 'family', source: 'administrator' }])
+
+    expect(await run('billing:set', '--group', 'Family', '--plan', 'free')).toBe(0)
+    expect(output.out.at(-1)).toBe('The group Family has no plan any more: its members have its entitlements beside their own.')
+    expect(await claims()).toEqual({ plan: 'free', entitlements: [] })
+
+    const cases: [string[], number, string][] = [
+      [['billing:set', '--group', 'Family'], 2, 'billing:set needs --plan and one of --email or --group'],
+      [['billing:set', '--group', 'Family', '--email', 'ada@example.com', '--plan', 'family'], 2, 'billing:set needs --plan and one of --email or --group'],
+      [['billing:set', '--group', 'Nobody', '--plan', 'family'], 1, 'No group is named Nobody'],
+      [['billing:set', '--group', 'Family', '--plan', 'gold'], 1, 'No plan has the id gold (npm run hub -- plans:list)'],
+      [['billing:set', '--group', 'Family', '--plan', 'family', '--until', '2001-01-01'], 1, '--until must be in the future']
     ]
     for (const [args, code, message] of cases) {
       output.err = []

@@ -33,6 +33,7 @@ export interface Database {
   billingCustomers: BillingCustomersTable
   billingInvoices: BillingInvoicesTable
   billingWebhookEvents: BillingWebhookEventsTable
+  billingGroupPlans: BillingGroupPlansTable
   groups: GroupsTable
   groupMembers: GroupMembersTable
   invitations: InvitationsTable
@@ -384,6 +385,20 @@ export interface BillingWebhookEventsTable {
   id: string
   type: string
   receivedAt: string
+}
+
+/** A group's plan (the household plan): every member has its entitlements; one per group. */
+export interface BillingGroupPlansTable {
+  groupId: string
+  planId: string
+  source: 'by-hand' | 'subscription'
+  /** The administrator whose Stripe subscription pays for it; null for a plan set by hand. */
+  userId: string | null
+  stripeSubscriptionId: string | null
+  /** When a plan set by hand ends; null for good. */
+  until: string | null
+  createdAt: string
+  updatedAt: string
 }
 
 /** The groups an administrator makes; applications read their names (issue 30). */

@@ -37,7 +37,9 @@ const REMOVED_ON_FIRST_PROOF = {
   // Payments are Stripe's records of money paid, not credentials.
   billingSubscriptions: false,
   billingCustomers: false,
-  billingInvoices: false
+  billingInvoices: false,
+  // A group's plan paid by the account's subscription: the payment covers the household still.
+  billingGroupPlans: false
 } as const satisfies Record<UserKeyedTable, boolean>
 
 /** What was removed, for the reset's answer and its audit record. */

@@ -6,6 +6,11 @@ export const billingActivity = {
     shows: ['plan', 'status', 'source'],
     sentence: { en: 'Your plan is now {plan} ({status})', es: 'Tu plan ahora es {plan} ({status})' }
   },
+  // `plan` is free when the group no longer has one.
+  'billing.group-plan.changed': {
+    shows: ['group', 'plan'],
+    sentence: { en: 'Your group {group} is now on the plan {plan}', es: 'Tu grupo {group} tiene ahora el plan {plan}' }
+  },
   'billing.checkout.started': {
     shows: ['plan'],
     sentence: { en: 'Started subscribing to {plan}', es: 'Empezaste a suscribirte a {plan}' }

@@ -58,3 +58,33 @@ function grantsPlan(status: SubscriptionStatus, pastDueSince: string | null, gra
   const since = pastDueSince === null ? now.getTime() : Date.parse(pastDueSince)
   return now.getTime() - since < graceDays * DAY_MS
 }
+
+/** Where one entitlement comes from: the person's own plan, or a group's (GET /api/billing's `entitlementSources`). */
+export interface EntitlementSource {
+  entitlement: string
+  from: 'own' | 'group'
+  plan: string
+  /** The group whose plan grants it (`from: group`). */
+  group?: { id: string; name: string }
+}
+
+/** A group plan in effect, as the union reads it (group-plans.ts). */
+export interface GroupGrant {
+  group: { id: string; name: string }
+  plan: Pick<Plan, 'id' | 'entitlements'>
+}
+
+/**
+ * The household rule (docs/billing.md, "The household plan"): a member has the union of their own
+ * entitlements and their groups' (own first, then each group's by group name, each once). `plan`
+ * names the person's own plan when it grants one; else the first of their groups' plans, by group
+ * name; else free. Every grant of each entitlement is a source.
+ */
+export function unionOf(own: AccountPlan, groups: readonly GroupGrant[]): Entitlements & { sources: EntitlementSource[] } {
+  const sources: EntitlementSource[] = own.entitlements.map((entitlement) => ({ entitlement, from: 'own', plan: own.plan.id }))
+  for (const { group, plan } of groups) {
+    for (const entitlement of plan.entitlements) sources.push({ entitlement, from: 'group', plan: plan.id, group })
+  }
+  const plan = own.plan.id !== FREE_PLAN.id ? own.plan.id : (groups[0]?.plan.id ?? FREE_PLAN.id)
+  return { plan, entitlements: [...new Set(sources.map((source) => source.entitlement))], sources }
+}

@@ -4,6 +4,10 @@ import type { Kernel } from '../../kernel/kernel.js'
 import { cancelStripeSubscriptionOf } from './cancel-on-deletion.js'
 import { billingClaims } from './claims.js'
 import { billingDataset } from './export.js'
+import { groupPlanRoutes, householdRoutes } from './group-plan-routes.js'
+import { householdForm } from './household-form.js'
+import { groupsById } from '../../kernel/accounts/groups.js'
+import { createGroupPlans } from './group-plans.js'
 import { createInvoices } from './invoices.js'
 import { billingOverview } from './overview.js'
 import { billingPages } from './pages.js'
@@ -26,21 +30,25 @@ export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined)
   const payments = stripe && { stripe: createStripeClient(stripe), webhookSecret: stripe.webhookSecret }
   const plans = createPlans(db)
   // What `GET /api/billing` and the billing page show: the same rule as the tokens' claims.
-  const overviewOf = billingOverview(subscriptions, createInvoices(db), now)
+  const groupPlans = createGroupPlans(db, config.billing.graceDays)
+  const overviewOf = billingOverview(subscriptions, groupPlans, createInvoices(db), now)
   return {
     async routes(app) {
       if (payments) {
         await app.register(stripeBillingRoutes, { stripe: payments.stripe, db, publicUrl: config.publicUrl, audit, now })
         await app.register(stripeWebhookRoutes, { ...payments, db, publicUrl: config.publicUrl, now })
+        await app.register(householdRoutes, { groupPlans, now })
+        await app.register(householdForm, { groupPlans, recentSignIn: kernel.recentSignIn, now })
       } else {
         await app.register(noPaymentRoutes)
       }
       await app.register(billingRoutes, { overviewOf })
+      await app.register(groupPlanRoutes, { groupPlans, now })
     },
     jobs: payments ? [() => scheduleWebhookEventPruning(db, now, logger)] : [],
     claims: billingClaims(subscriptions),
     // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
-    pages: () => billingPages({ overviewOf, plans, payments: payments !== undefined }),
+    pages: () => billingPages({ overviewOf, plans, payments: payments !== undefined, groupsToShare: () => groupsById(db) }),
     datasets: [billingDataset(db)],
     beforeErasure: (userId) => cancelStripeSubscriptionOf(db, payments?.stripe, userId)
   }

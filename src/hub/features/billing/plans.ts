@@ -81,6 +81,12 @@ export function createPlans(db: Kysely<Database>) {
           .where('status', '<>', 'canceled')
           .executeTakeFirstOrThrow()
         if (Number(live.count) > 0) throw new PlanError(`${Number(live.count)} account(s) have a live subscription to ${id}: move them to another plan first`)
+        const groups = await trx
+          .selectFrom('billingGroupPlans')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where('planId', '=', id)
+          .executeTakeFirstOrThrow()
+        if (Number(groups.count) > 0) throw new PlanError(`${Number(groups.count)} group(s) have the plan ${id}: give them another first (billing:set --group)`)
         const removed = await trx.deleteFrom('billingPlans').where('id', '=', id).executeTakeFirst()
         return Number(removed.numDeletedRows) > 0
       })

@@ -3,6 +3,7 @@ import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { SUBSCRIPTION_STATUSES } from './entitlements.js'
+import { GROUP_PLAN_SOURCES } from './group-plans.js'
 import { INVOICES_SHOWN } from './invoices.js'
 import type { BillingOverviewOf } from './overview.js'
 import { PLAN_INTERVALS } from './plans.js'
@@ -16,10 +17,31 @@ const BillingResponse = Type.Object({
       currency: Type.Union([Type.String({ description: 'ISO 4217' }), Type.Null()]),
       interval: Type.Union([Type.Enum(PLAN_INTERVALS), Type.Null()])
     },
-    { description: 'The plan in effect, the one the entitlements come from' }
+    { description: 'Your own plan in effect (a group’s plan is under groupPlans)' }
   ),
   status: Type.Enum(SUBSCRIPTION_STATUSES, { description: 'The subscription\'s own status: past_due beyond the grace period reads as plan free' }),
-  entitlements: Type.Array(Type.String()),
+  entitlements: Type.Array(Type.String(), { description: 'What your own plan and your groups’ plans grant together: what applications read' }),
+  entitlementSources: Type.Array(
+    Type.Object({
+      entitlement: Type.String(),
+      from: Type.Union([Type.Literal('own'), Type.Literal('group')]),
+      plan: Type.String({ description: 'The id of the plan that grants it' }),
+      group: Type.Optional(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'The group whose plan grants it' }))
+    }),
+    { description: 'Each grant of each entitlement: your own plan first, then your groups’ by name' }
+  ),
+  groupPlans: Type.Array(
+    Type.Object({
+      group: Type.Object({ id: Type.String(), name: Type.String() }),
+      plan: Type.Object({ id: Type.String(), name: Type.String() }),
+      source: Type.Enum(GROUP_PLAN_SOURCES),
+      until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+    }),
+    { description: 'Your groups’ plans in effect (the household plan), by group name' }
+  ),
+  household: Type.Union([Type.Object({ group: Type.Object({ id: Type.String(), name: Type.String() }) }), Type.Null()], {
+    description: 'The group your own Stripe subscription pays for, if any'
+  }),
   currentPeriodEnd: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   cancelAtPeriodEnd: Type.Boolean(),
   invoices: Type.Array(

@@ -8,6 +8,7 @@ import { paymentFailedMail } from './mails.js'
 import { DEFAULT_LANGUAGE } from '../../kernel/language/language.js'
 import { formatAmount } from './amount.js'
 import { createBillingCustomers } from './customers.js'
+import { followSubscription } from './group-plans.js'
 import { createPlans } from './plans.js'
 import { idOf } from './stripe-client.js'
 import { type StripeSubscriptionState, pastDueSinceOf, statusOfStripe, whyNotApplied } from './stripe-state.js'
@@ -76,6 +77,8 @@ async function applySubscription(subscription: Stripe.Subscription, deleted: boo
   const why = whyNotApplied(stored, incoming)
   if (why) return `ignored: ${why}`
   await records.save(userId, incoming, pastDueSinceOf(stored, incoming), now)
+  // The group this subscription pays for (the household plan) follows it, and loses its plan when it ends.
+  await followSubscription(trx, subscription.id, planId, status === 'canceled', now)
   await createAuditTrail(trx).record({ userId, type: 'billing.plan.changed', detail: { plan: planId, status, source: 'stripe' } }, now)
   return `subscription ${status}`
 }

@@ -10,7 +10,7 @@ import type { AuditRequest } from '../../kernel/audit/context.js'
 import { conflict } from '../../kernel/http/http-errors.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { createBillingCustomers, customerFor } from './customers.js'
-import { STRIPE_WEBHOOK_PATH } from './paths.js'
+import { HOUSEHOLD_PATH, STRIPE_WEBHOOK_PATH } from './paths.js'
 import { FREE_PLAN_ID, createPlans } from './plans.js'
 import { callStripe } from './stripe-client.js'
 import { createStripeSubscriptionRecords } from './stripe-subscriptions.js'
@@ -121,6 +121,7 @@ export async function noPaymentRoutes(app: App) {
   const routes: [string, string, FastifyContextConfig][] = [
     [CHECKOUT_PATH, 'Start a Stripe Checkout', { session: 'required' }],
     [PORTAL_PATH, "Open Stripe's Customer Portal", { session: 'required' }],
+    [HOUSEHOLD_PATH, 'Let your Stripe subscription pay for a group’s plan', { session: 'required', role: 'admin' }],
     [STRIPE_WEBHOOK_PATH, 'Receive Stripe events', { csrf: false }]
   ]
   for (const [url, summary, config] of routes) {

@@ -1,13 +1,15 @@
 import type { Insertable, Kysely } from 'kysely'
 import type { BillingSubscriptionsTable, Database } from '../../../shared/database/schema.js'
 import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
-import { type AccountPlan, type Entitlements, type StoredSubscription, accountPlanOf } from './entitlements.js'
+import { type AccountPlan, type EntitlementSource, type Entitlements, type StoredSubscription, accountPlanOf, unionOf } from './entitlements.js'
+import { type GroupPlanInEffect, createGroupPlans } from './group-plans.js'
 import { planOfRow } from './plans.js'
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>
 
 /** Accounts' subscriptions, and what each grants now (docs/billing.md). */
 export function createSubscriptions(db: Kysely<Database>, graceDays: number) {
+  const groupPlans = createGroupPlans(db, graceDays)
   // Read for every token an application is given.
   const subscriptionOf = prepareQuery(db, (param: Param<{ userId: string }>) =>
     db
@@ -39,10 +41,22 @@ export function createSubscriptions(db: Kysely<Database>, graceDays: number) {
       return accountPlanOf(await storedOf(userId), graceDays, now)
     },
 
-    /** The claims applications read (docs/billing.md), as of `now`: the same one read. */
+    /**
+     * The account's own plan, its groups' plans in effect, and the union of what they grant
+     * (the household rule, entitlements.ts): what `GET /api/billing` shows.
+     */
+    async householdPlan(userId: string, now: Date): Promise<{ own: AccountPlan; groups: GroupPlanInEffect[]; entitlements: Entitlements; sources: EntitlementSource[] }> {
+      const [stored, groups] = await Promise.all([storedOf(userId), groupPlans.inEffectFor(userId, now)])
+      const own = accountPlanOf(stored, graceDays, now)
+      const { sources, ...entitlements } = unionOf(own, groups)
+      return { own, groups, entitlements, sources }
+    },
+
+    /** The claims applications read (docs/billing.md), as of `now`: the own plan and the groups', united. */
     async entitlementsOf(userId: string, now: Date): Promise<Entitlements> {
-      const { plan, entitlements } = accountPlanOf(await storedOf(userId), graceDays, now)
-      return { plan: plan.id, entitlements }
+      const [stored, groups] = await Promise.all([storedOf(userId), groupPlans.inEffectFor(userId, now)])
+      const { plan, entitlements } = unionOf(accountPlanOf(stored, graceDays, now), groups)
+      return { plan, entitlements }
     },
 
     /**

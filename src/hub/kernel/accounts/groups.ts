@@ -78,3 +78,25 @@ export async function isInAnyGroup(db: Kysely<Database>, userId: string, groupId
   const row = await db.selectFrom('groupMembers').select('groupId').where('userId', '=', userId).where('groupId', 'in', groupIds).limit(1).executeTakeFirst()
   return row !== undefined
 }
+
+/** The groups an account is in, by name: how a group's plan reaches its members (docs/billing.md). */
+export async function groupsOf(db: Kysely<Database>, userId: string): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('groupMembers')
+    .innerJoin('groups', 'groups.id', 'groupMembers.groupId')
+    .select(['groups.id', 'groups.name'])
+    .where('groupMembers.userId', '=', userId)
+    .orderBy('groups.nameKey')
+    .execute()
+}
+
+/** The user ids of a group's members: whose trail a change to the whole group is recorded on. */
+export async function memberIdsOf(db: Kysely<Database>, groupId: string): Promise<string[]> {
+  const rows = await db.selectFrom('groupMembers').select('userId').where('groupId', '=', groupId).orderBy('userId').execute()
+  return rows.map((row) => row.userId)
+}
+
+/** One group by id, if it exists. */
+export async function groupById(db: Kysely<Database>, groupId: string): Promise<{ id: string; name: string } | undefined> {
+  return (await groupsById(db, [groupId]))[0]
+}

@@ -41,6 +41,11 @@ export const AUDIT_EVENT_TYPES = [
   'billing.invoice.paid',
   'billing.payment.failed',
   /**
+   * The household plan: a group's plan changed, on each member's trail; `source` is
+   * `administrator` (by hand), `subscription` (an administrator's payment) or `stripe` (it ended).
+   */
+  'billing.group-plan.changed',
+  /**
    * An administrator's changes to the account (docs/administration.md, "Users"), on the touched
    * person's trail, `detail.by` the administrator's user id (absent from the terminal).
    */

@@ -33,6 +33,9 @@ describe.each(databasesUnderTest())('GET /api/billing on $name', (database) => {
       plan: { id: 'free', name: 'Free', price: 0, currency: null, interval: null },
       status: 'active',
       entitlements: [],
+      entitlementSources: [],
+      groupPlans: [],
+      household: null,
       currentPeriodEnd: null,
       cancelAtPeriodEnd: false,
       invoices: []

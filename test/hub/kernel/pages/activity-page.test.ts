@@ -34,6 +34,7 @@ const SAMPLE_DETAILS: Partial<Record<AuditEventType, Record<string, unknown>>> =
   'recovery-code.used': { remaining: 9 },
   'signin.second-factor.failed': { method: 'totp', attemptsLeft: 4 },
   'billing.plan.changed': { plan: 'pro', status: 'active', source: 'stripe' },
+  'billing.group-plan.changed': { groupId: 'g1', group: 'Family', plan: 'pro', source: 'subscription', by: 'admin-1' },
   'billing.checkout.started': { plan: 'pro' },
   'billing.invoice.paid': { total: '12.00 EUR' },
   'billing.payment.failed': { total: '12.00 EUR' },

@@ -3,6 +3,8 @@ import { ColumnHeadings, FormMessage, Layout, type PageContext, Timestamp } from
 import { wholeUnits } from '../amount.js'
 import { INVOICES_SHOWN } from '../invoices.js'
 import type { BillingOverview } from '../overview.js'
+import { HOUSEHOLD_FORM_PATH, type HouseholdError } from '../household-form.js'
+import { CSRF_FORM_FIELD } from '../../../kernel/pipeline/csrf.js'
 import type { Plan } from '../plans.js'
 import { billingTranslator } from '../messages.js'
 
@@ -13,14 +15,25 @@ export interface BillingPageProps {
   offers: Plan[]
   /** Whether Stripe takes payments (STRIPE_SECRET_KEY): without it there is no payment button at all. */
   payments: boolean
+  /** For an administrator where Stripe takes payments: the form that lets their subscription pay for a group. */
+  household?: HouseholdFormProps | undefined
+}
+
+export interface HouseholdFormProps {
+  groups: { id: string; name: string }[]
+  csrf: string
+  notice: boolean
+  error: HouseholdError | undefined
 }
 
 /** The account's plan, what it grants, the plans on offer and the invoices paid (docs/billing.md). */
-export function BillingPage({ context, overview, offers, payments }: BillingPageProps) {
+export function BillingPage({ context, overview, offers, payments, household }: BillingPageProps) {
   const t = billingTranslator(context.language)
   return (
     <Layout context={context} title={t('billing.title')}>
       <CurrentPlan context={context} overview={overview} payments={payments} />
+      {(overview.groupPlans.length > 0 || overview.household !== null) && <GroupPlans context={context} overview={overview} />}
+      {household && <HouseholdForm context={context} overview={overview} form={household} />}
       {payments && <Offers context={context} offers={offers} />}
       <InvoiceList context={context} invoices={overview.invoices} />
     </Layout>
@@ -58,8 +71,8 @@ function CurrentPlan({ context, overview, payments }: { context: PageContext; ov
       ) : (
         <ul class="entitlement-list">
           {entitlements.map((entitlement) => (
-            <li>
-              <code>{entitlement}</code>
+            <li data-entitlement={entitlement}>
+              <code>{entitlement}</code> <span class="hint">{t('billing.entitlementFrom', { sources: sourcesOf(overview, entitlement, t) })}</span>
             </li>
           ))}
         </ul>
@@ -76,6 +89,81 @@ function CurrentPlan({ context, overview, payments }: { context: PageContext; ov
         </>
       ) : (
         <p class="hint">{t('billing.byHand')}</p>
+      )}
+    </section>
+  )
+}
+
+/** Where an entitlement comes from, in words: the person's own plan, and each group's plan that grants it. */
+function sourcesOf(overview: BillingOverview, entitlement: string, t: ReturnType<typeof billingTranslator>): string {
+  const names = new Map(overview.groupPlans.map(({ group, plan }) => [group.id, plan.name]))
+  return overview.entitlementSources
+    .filter((source) => source.entitlement === entitlement)
+    .map((source) => (source.group === undefined ? t('billing.fromOwn') : t('billing.fromGroup', { plan: names.get(source.group.id) ?? source.plan, group: source.group.name })))
+    .join(', ')
+}
+
+/** The household plan (docs/billing.md): the person's groups' plans, and the group their own subscription pays for. */
+function GroupPlans({ context, overview }: { context: PageContext; overview: BillingOverview }) {
+  const { language } = context
+  const t = billingTranslator(language)
+  return (
+    <section aria-labelledby="group-plans-heading">
+      <h2 id="group-plans-heading">{t('billing.groupPlans')}</h2>
+      {overview.household !== null && <p data-household={overview.household.group.id}>{t('billing.household', { group: overview.household.group.name })}</p>}
+      {overview.groupPlans.length > 0 && (
+        <ul class="entitlement-list">
+          {overview.groupPlans.map(({ group, plan, until }) => (
+            <li data-group-plan={group.id}>
+              {t('billing.groupPlan', { group: group.name, plan: plan.name })}
+              {until !== null && (
+                <>
+                  {' '}
+                  {t('billing.cancelsOn')} <Timestamp iso={until} language={language} />
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+/** The administrator's plain form (no script needed): let their Stripe subscription pay for a group's plan. */
+function HouseholdForm({ context, overview, form }: { context: PageContext; overview: BillingOverview; form: HouseholdFormProps }) {
+  const t = billingTranslator(context.language)
+  return (
+    <section aria-labelledby="household-heading">
+      <h2 id="household-heading">{t('billing.shareHeading')}</h2>
+      {form.notice && overview.household !== null && (
+        <p class="notice" role="status">
+          {t('billing.shared', { group: overview.household.group.name })}
+        </p>
+      )}
+      {form.error !== undefined && (
+        <p class="notice" role="alert">
+          {t(form.error === 'nothing-to-share' ? 'billing.nothingToShare' : 'billing.noGroupToShare')}
+        </p>
+      )}
+      <p class="hint">{t('billing.shareHint')}</p>
+      {form.groups.length === 0 ? (
+        <p>{t('billing.noGroups')}</p>
+      ) : (
+        <form method="post" action={HOUSEHOLD_FORM_PATH}>
+          <input type="hidden" name={CSRF_FORM_FIELD} value={form.csrf} />
+          <label for="household-group">{t('billing.shareGroup')}</label>
+          <select id="household-group" name="groupId">
+            {form.groups.map((group) => (
+              <option value={group.id} selected={overview.household?.group.id === group.id}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+          <p class="button-row">
+            <button type="submit">{t('billing.share')}</button>
+          </p>
+        </form>
       )}
     </section>
   )
