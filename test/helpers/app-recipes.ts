@@ -100,6 +100,12 @@ export interface ApplicationClient {
   authorizationParameters?: Record<string, string>
 }
 
+/** The error the application was sent back with, and the hub's page the person saw first, if any. */
+export interface Refused {
+  refused: string
+  page: string
+}
+
 export interface SignInResult {
   idToken: { header: ProtectedHeaderParameters; claims: JWTPayload & Record<string, unknown> }
   /** The userinfo answer, read as plain JSON as the applications read it. */
@@ -111,14 +117,14 @@ export interface SignInResult {
  * A person's sign-in to an application through `browser` (signed in at the hub), with
  * openid-client behaving as that application's client: the code flow to the tokens, the ID token
  * checked as the application checks it, and userinfo. Allows the consent page if one is shown.
- * Resolves to `{ refused }` (the error the application was sent back with) when the hub refuses.
+ * Resolves to `{ refused, page }` when the hub refuses.
  */
 export async function signInThrough(
   issuer: string,
   app: ApplicationClient,
   secret: string | null,
   browser: CookieBrowser
-): Promise<SignInResult | { refused: string }> {
+): Promise<SignInResult | Refused> {
   const authentication =
     app.tokenEndpointAuth === 'none' ? openid.None() : app.tokenEndpointAuth === 'client_secret_post' ? openid.ClientSecretPost(secret ?? '') : openid.ClientSecretBasic(secret ?? '')
   const metadata = app.idTokenAlgorithms?.length === 1 ? { id_token_signed_response_alg: app.idTokenAlgorithms[0] } : undefined
@@ -144,13 +150,14 @@ export async function signInThrough(
   const url = app.pushedAuthorization ? await openid.buildAuthorizationUrlWithPAR(config, parameters) : openid.buildAuthorizationUrl(config, parameters)
 
   let { left, page } = await browser.follow(url.href)
-  if (!left && page?.status === 200) {
-    const action = /action="([^"]+\/consent)"/.exec(page.html)?.[1]
-    if (action) ({ left, page } = await browser.postForm(new URL(action, issuer).href, { decision: 'allow' }))
-  }
+  // A page of the hub's on the way: the consent page (allowed), or the one saying the person may
+  // not use the application, whose one button goes back to it.
+  const shown = page
+  const action = page ? /action="([^"]+\/(consent|not-admitted))"/.exec(page.html) : null
+  if (!left && action?.[1]) ({ left, page } = await browser.postForm(new URL(action[1], issuer).href, action[2] === 'consent' ? { decision: 'allow' } : {}))
   if (!left) throw new Error(`The sign-in stopped at the hub: ${page?.status} ${page?.html.slice(0, 500)}`)
   const error = left.searchParams.get('error')
-  if (error) return { refused: error }
+  if (error) return { refused: error, page: shown?.html ?? '' }
 
   const tokens = await openid.authorizationCodeGrant(config, left, {
     expectedState,
