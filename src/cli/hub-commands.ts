@@ -3,6 +3,7 @@ import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './
 import { CSP_TOP_HELP, CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { deleteUser } from './account-deletion.js'
 import { withDatabase } from './database.js'
+import { GROUPS_HELP, GROUPS_OPTIONS, GROUPS_USAGE, groupsCommand } from './groups.js'
 import { INVITATIONS_HELP, INVITATIONS_OPTIONS, INVITATIONS_USAGE, invitationsCommand } from './invitations.js'
 import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
 import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
@@ -28,16 +29,17 @@ Usage:
   npm run hub -- users:disable --email EMAIL    blocks sign-in and ends the account's sessions
   npm run hub -- users:enable --email EMAIL     lets a disabled account sign in again
   npm run hub -- users:delete --email EMAIL     erases the account, as its owner deleting it would
+${GROUPS_USAGE}
 ${INVITATIONS_USAGE}
   npm run hub -- keys:rotate                    adds a new SSO signing key in DATA_DIR
   npm run hub -- csp:top [--limit N]            lists the most frequent CSP violations
   npm run hub -- events:pending                 lists security events not yet delivered
   npm run hub -- clients:add --id ID --redirect-uri URL [--redirect-uri URL...] [--public] [--first-party]
-                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--groups NAME,NAME]
                                                 registers an OpenID Connect client (prints its secret once)
   npm run hub -- clients:list                   lists the registered OpenID Connect clients
   npm run hub -- clients:update --id ID [--name NAME] [--redirect-uri URL...] [--post-logout-redirect-uri URL...]
-                 [--backchannel-logout-uri URL] [--first-party | --third-party]
+                 [--backchannel-logout-uri URL] [--first-party | --third-party] [--groups NAME,NAME]
                                                 changes a client; what no option names stays
   npm run hub -- clients:rotate-secret --id ID  gives a confidential client a new secret (printed once)
   npm run hub -- clients:remove --id ID         removes a client, ending its grants and tokens
@@ -151,7 +153,8 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   'mail:outbox': MAIL_OUTBOX_HELP,
   'mail:queue': MAIL_QUEUE_HELP,
   ...BILLING_HELP,
-  ...INVITATIONS_HELP
+  ...INVITATIONS_HELP,
+  ...GROUPS_HELP
 }
 
 export interface CliIo {
@@ -165,7 +168,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS, ...INVITATIONS_OPTIONS } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS, ...INVITATIONS_OPTIONS, ...GROUPS_OPTIONS } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -199,6 +202,11 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
       case 'plans:remove':
       case 'billing:set':
         return await billingCommand(command, config, parsed.values, io)
+      case 'groups:add':
+      case 'groups:list':
+      case 'groups:members:add':
+      case 'groups:members:remove':
+        return await groupsCommand(command, config, parsed.values, io)
       case 'invitations:add':
         return await invitationsCommand(config, parsed.values, io)
       case 'mail:outbox':
@@ -330,6 +338,7 @@ function clientOptionsOf(values: {
   public?: boolean
   'first-party'?: boolean
   'third-party'?: boolean
+  groups?: string
 }): ClientCommandOptions {
   return {
     id: values.id,
@@ -339,6 +348,8 @@ function clientOptionsOf(values: {
     backchannelLogoutUri: values['backchannel-logout-uri'],
     public: values.public ?? false,
     firstParty: values['first-party'] ?? false,
-    thirdParty: values['third-party'] ?? false
+    thirdParty: values['third-party'] ?? false,
+    // Comma-separated names; "" (clients:update) lets everyone use the client again.
+    allowedGroups: values.groups?.split(',').map((name) => name.trim()).filter((name) => name !== '')
   }
 }

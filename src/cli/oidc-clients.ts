@@ -9,7 +9,8 @@ export const CLIENTS_USAGE = `clients:add registers an application that signs in
 where it tells the application that a session ended. --public registers a client that keeps no secret
 (a single-page or native application: PKCE is its only proof); otherwise the secret is printed
 once and only its hash is kept, so note it then. --first-party skips the consent page (the family's
-own applications). clients:update changes what its options name (a list given replaces the list);
+own applications). --groups limits the application to the members of the groups named (comma-separated,
+each an existing group's); without it, everyone with an account may use it. clients:update changes what its options name (a list given replaces the list);
 clients:rotate-secret prints a new secret once, and the old one stops working at once.
 clients:remove ends every grant and token the application holds. Administrators do the same from
 the console's Applications section and /api/admin/clients (docs/administration.md).`
@@ -17,7 +18,7 @@ the console's Applications section and /api/admin/clients (docs/administration.m
 /** Each clients:* command's own help, as `npm run hub -- clients:add --help` prints it. */
 export const CLIENTS_HELP = {
   'clients:add': `Usage: npm run hub -- clients:add --id ID --redirect-uri URL [--redirect-uri URL...] [--public] [--first-party]
-                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--groups NAME,NAME]
 
 Registers an application that signs in with the hub over OpenID Connect (docs/oidc.md). A
 confidential client's secret is printed once and only its hash is kept, so note it then.
@@ -30,13 +31,17 @@ Options:
   --backchannel-logout-uri URL      where it tells the application that a session ended
   --public                          a client that keeps no secret (a single-page or native
                                     application: PKCE is its only proof)
-  --first-party                     skips the consent page (the family's own applications)`,
+  --first-party                     skips the consent page (the family's own applications)
+  --groups NAME,NAME                only members of these groups may sign in to it (names, whatever
+                                    their case; each must exist); without it, everyone may`,
   'clients:list': `Usage: npm run hub -- clients:list
 
-Lists the registered OpenID Connect clients: id, name, kind, redirect URIs and when each was added.
+Lists the registered OpenID Connect clients: id, name, kind, redirect URIs, when each was added
+and, for one limited to groups, which.
 It takes no options.`,
   'clients:update': `Usage: npm run hub -- clients:update --id ID [--name NAME] [--redirect-uri URL...]
                  [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--first-party | --third-party]
+                 [--groups NAME,NAME]
 
 Changes a registered client, by the rules of clients:add; what no option names stays as it is. The
 running hub uses the change at once. The id and the kind (public or confidential) never change.
@@ -48,7 +53,9 @@ Options:
   --post-logout-redirect-uri URL    replaces the post-logout redirect URIs; "" for none
   --backchannel-logout-uri URL      replaces the back-channel logout URI; "" for none
   --first-party                     skips the consent page from now on
-  --third-party                     asks for consent again`,
+  --third-party                     asks for consent again
+  --groups NAME,NAME                replaces the groups whose members alone may use it; "" lets
+                                    everyone use it again`,
   'clients:rotate-secret': `Usage: npm run hub -- clients:rotate-secret --id ID
 
 Gives a confidential client a new secret, printed once (only its hash is kept). The old secret
@@ -75,6 +82,8 @@ export interface ClientCommandOptions {
   public: boolean
   firstParty: boolean
   thirdParty: boolean
+  /** Group names; [] (clients:update --groups "") lets everyone use it. */
+  allowedGroups?: string[] | undefined
 }
 
 export type ClientsCommand = 'clients:add' | 'clients:list' | 'clients:update' | 'clients:rotate-secret' | 'clients:remove'
@@ -122,12 +131,14 @@ async function addClient(config: Config, options: ClientCommandOptions & { id: s
         postLogoutRedirectUris: options.postLogoutRedirectUris ?? [],
         ...(options.backchannelLogoutUri ? { backchannelLogoutUri: options.backchannelLogoutUri } : {}),
         public: options.public,
-        firstParty: options.firstParty
+        firstParty: options.firstParty,
+        ...(options.allowedGroups === undefined ? {} : { allowedGroups: options.allowedGroups })
       },
       new Date()
     )
   )
-  io.out(`Registered ${options.id} (${options.public ? 'public' : 'confidential'}${options.firstParty ? ', first-party' : ''}).`)
+  const groups = options.allowedGroups?.length ? `, for ${options.allowedGroups.join(', ')} only` : ''
+  io.out(escapeForTerminal(`Registered ${options.id} (${options.public ? 'public' : 'confidential'}${options.firstParty ? ', first-party' : ''}${groups}).`))
   if (secret !== null) io.out(`Client secret (shown only now): ${secret}`)
   io.out(`Issuer: ${config.hub.publicUrl}`)
   return 0
@@ -139,7 +150,8 @@ const OPTION_OF: Record<keyof OidcClientChanges, string> = {
   redirectUris: '--redirect-uri',
   postLogoutRedirectUris: '--post-logout-redirect-uri',
   backchannelLogoutUri: '--backchannel-logout-uri',
-  firstParty: '--first-party'
+  firstParty: '--first-party',
+  allowedGroups: '--groups'
 }
 
 async function updateClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {
@@ -157,7 +169,8 @@ async function updateClient(config: Config, options: ClientCommandOptions & { id
     ...(options.redirectUris === undefined ? {} : { redirectUris: options.redirectUris.filter((uri) => uri !== '') }),
     ...(options.postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris: options.postLogoutRedirectUris.filter((uri) => uri !== '') }),
     ...(options.backchannelLogoutUri === undefined ? {} : { backchannelLogoutUri: options.backchannelLogoutUri === '' ? null : options.backchannelLogoutUri }),
-    ...(options.firstParty ? { firstParty: true } : options.thirdParty ? { firstParty: false } : {})
+    ...(options.firstParty ? { firstParty: true } : options.thirdParty ? { firstParty: false } : {}),
+    ...(options.allowedGroups === undefined ? {} : { allowedGroups: options.allowedGroups })
   }
   const { changed } = await withDatabase(config.shared, (db) => createOidcClients(db).update(options.id, changes))
   io.out(changed.length === 0 ? `Nothing changed for ${options.id}.` : `Updated ${options.id}: ${changed.map((field) => OPTION_OF[field]).join(', ')}.`)
@@ -179,9 +192,15 @@ async function listClients(config: Config, io: Io): Promise<number> {
   }
   for (const client of clients) {
     const kind = `${client.public ? 'public' : 'confidential'}${client.firstParty ? ', first-party' : ''}`
-    io.out(escapeForTerminal(`${client.id}  "${client.name}"  ${kind}  redirect ${client.redirectUris.join(' ')}  added ${client.createdAt}`))
+    io.out(escapeForTerminal(`${client.id}  "${client.name}"  ${kind}  redirect ${client.redirectUris.join(' ')}  added ${client.createdAt}${whoMayUse(client)}`))
   }
   return 0
+}
+
+/** Who may sign in to it, as clients:list ends its line: nothing when everyone may. */
+function whoMayUse(client: { allowedGroups: string[]; limitedToGroups: boolean }): string {
+  if (!client.limitedToGroups) return ''
+  return client.allowedGroups.length === 0 ? '  for nobody (its groups were deleted)' : `  for groups ${client.allowedGroups.join(',')}`
 }
 
 async function removeClient(config: Config, id: string, io: Io): Promise<number> {

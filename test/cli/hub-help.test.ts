@@ -13,9 +13,9 @@ const COMMANDS: Record<string, string[]> = {
   'keys:rotate': [],
   'csp:top': ['--limit'],
   'events:pending': [],
-  'clients:add': ['--id', '--name', '--redirect-uri', '--post-logout-redirect-uri', '--backchannel-logout-uri', '--public', '--first-party'],
+  'clients:add': ['--id', '--name', '--redirect-uri', '--post-logout-redirect-uri', '--backchannel-logout-uri', '--public', '--first-party', '--groups'],
   'clients:list': [],
-  'clients:update': ['--id', '--name', '--redirect-uri', '--post-logout-redirect-uri', '--backchannel-logout-uri', '--first-party', '--third-party'],
+  'clients:update': ['--id', '--name', '--redirect-uri', '--post-logout-redirect-uri', '--backchannel-logout-uri', '--first-party', '--third-party', '--groups'],
   'clients:rotate-secret': ['--id'],
   'clients:remove': ['--id'],
   'mail:outbox': ['--to', '--limit'],
@@ -24,14 +24,18 @@ const COMMANDS: Record<string, string[]> = {
   'plans:list': [],
   'plans:remove': ['--id'],
   'billing:set': ['--email', '--plan', '--until'],
-  'invitations:add': ['--email', '--groups', '--language']
+  'invitations:add': ['--email', '--groups', '--language'],
+  'groups:add': ['--name', '--description'],
+  'groups:list': [],
+  'groups:members:add': ['--group', '--email'],
+  'groups:members:remove': ['--group', '--email']
 }
 
 describe('hub CLI: each command answers --help with its own usage', () => {
   const { output, io } = useHubCli()
 
   it('has help for every command the usage lists, and for no other', () => {
-    const listed = new Set([...USAGE.matchAll(/npm run hub -- ([a-z]+:[a-z-]+)/g)].map((match) => match[1]))
+    const listed = new Set([...USAGE.matchAll(/npm run hub -- ([a-z]+(?::[a-z-]+)+)/g)].map((match) => match[1]))
     expect([...listed].sort()).toEqual(Object.keys(COMMANDS).sort())
     expect(Object.keys(COMMAND_HELP).sort()).toEqual(Object.keys(COMMANDS).sort())
   })

@@ -313,6 +313,8 @@ export interface OidcClientsTable {
   backchannelLogoutUri: string | null
   /** 0 or 1. */
   firstParty: number
+  /** JSON array of group ids (migration 0057): `[]`, everyone may use it; else members of those groups only. */
+  allowedGroups: string
   createdAt: string
 }
 

@@ -1,5 +1,6 @@
 import type { HubFeature } from '../../kernel/feature.js'
 import type { Kernel } from '../../kernel/kernel.js'
+import { groupsClaims } from './claims.js'
 import { groupsDataset } from './export.js'
 import { groupForms } from './forms.js'
 import { groupsPages, groupsSection } from './pages.js'
@@ -20,6 +21,8 @@ export function groupsFeature(kernel: Kernel): HubFeature {
     },
     pages: (declared) => groupsPages(groups, declared),
     consoleSections: [groupsSection],
+    // The names of a person's groups, for applications that map roles from them (docs/oidc.md).
+    claims: groupsClaims(kernel.db),
     // A person's memberships go with their data (docs/privacy.md, "Export").
     datasets: [groupsDataset(kernel.db)]
   }

@@ -75,11 +75,23 @@ export interface GroupDetail extends GroupSummary {
   accounts: GroupMember[]
 }
 
-/** Who makes a change: the administrator, whose id the touched people's trails name, and how events are recorded. */
+/**
+ * Who makes a change: the administrator, whose id the touched people's trails name, and how events
+ * are recorded. From the terminal (`groups:*`) there is no administrator: the members' trails
+ * still say what happened, naming nobody (as `users:promote` does), and no one's own trail records
+ * the group's making or change.
+ */
 export interface GroupActor {
-  userId: string
+  userId?: string | undefined
   record: (event: AuditEventInput) => Promise<void>
 }
+
+/** The actor's own trail, when there is an administrator. */
+const recordOwn = async (actor: GroupActor, event: Omit<AuditEventInput, 'userId'>) => {
+  if (actor.userId !== undefined) await actor.record({ ...event, userId: actor.userId })
+}
+/** `detail.by`: the administrator, absent from the terminal. */
+const byOf = (actor: GroupActor) => (actor.userId === undefined ? {} : { by: actor.userId })
 
 export function createGroups(db: Kysely<Database>, now: () => Date) {
   const summaries = (ids?: readonly string[]) =>
@@ -130,7 +142,7 @@ export function createGroups(db: Kysely<Database>, now: () => Date) {
       const at = now().toISOString()
       const id = randomUUID()
       await storing(() => db.insertInto('groups').values({ id, name, nameKey: groupNameKey(name), description, createdAt: at, updatedAt: at }).execute())
-      await actor.record({ userId: actor.userId, type: 'group.created', detail: { groupId: id, group: name } })
+      await recordOwn(actor, { type: 'group.created', detail: { groupId: id, group: name } })
       return { id, name, description, members: 0, createdAt: at, updatedAt: at }
     },
 
@@ -141,7 +153,7 @@ export function createGroups(db: Kysely<Database>, now: () => Date) {
       const description = input.description === undefined ? before.description : checkedDescription(input.description)
       if (name === before.name && description === before.description) return before
       await storing(() => db.updateTable('groups').set({ name, nameKey: groupNameKey(name), description, updatedAt: now().toISOString() }).where('id', '=', id).execute())
-      await actor.record({ userId: actor.userId, type: 'group.updated', detail: { groupId: id, group: name, ...(name === before.name ? {} : { formerName: before.name }) } })
+      await recordOwn(actor, { type: 'group.updated', detail: { groupId: id, group: name, ...(name === before.name ? {} : { formerName: before.name }) } })
       return summaryOf(id)
     },
 
@@ -153,8 +165,8 @@ export function createGroups(db: Kysely<Database>, now: () => Date) {
         await trx.deleteFrom('groupMembers').where('groupId', '=', id).execute()
         await trx.deleteFrom('groups').where('id', '=', id).execute()
       })
-      for (const member of members) await actor.record({ userId: member.userId, type: 'group.left', detail: { groupId: id, group: group.name, by: actor.userId, groupDeleted: true } })
-      await actor.record({ userId: actor.userId, type: 'group.deleted', detail: { groupId: id, group: group.name, members: members.length } })
+      for (const member of members) await actor.record({ userId: member.userId, type: 'group.left', detail: { groupId: id, group: group.name, ...byOf(actor), groupDeleted: true } })
+      await recordOwn(actor, { type: 'group.deleted', detail: { groupId: id, group: group.name, members: members.length } })
     },
 
     /** Puts the account in the group; already in it, nothing changes (and nothing is recorded). */
@@ -168,7 +180,7 @@ export function createGroups(db: Kysely<Database>, now: () => Date) {
         .onConflict((onConflict) => onConflict.columns(['groupId', 'userId']).doNothing())
         .executeTakeFirst()
       if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return
-      await actor.record({ userId, type: 'group.joined', detail: { groupId: id, group: group.name, by: actor.userId } })
+      await actor.record({ userId, type: 'group.joined', detail: { groupId: id, group: group.name, ...byOf(actor) } })
     },
 
     /** As `addMember`, the account named by its address (the console's form). */
@@ -184,7 +196,7 @@ export function createGroups(db: Kysely<Database>, now: () => Date) {
       const group = await summaryOf(id)
       const removed = await db.deleteFrom('groupMembers').where('groupId', '=', id).where('userId', '=', userId).executeTakeFirst()
       if (Number(removed.numDeletedRows) === 0) return
-      await actor.record({ userId, type: 'group.left', detail: { groupId: id, group: group.name, by: actor.userId } })
+      await actor.record({ userId, type: 'group.left', detail: { groupId: id, group: group.name, ...byOf(actor) } })
     }
   }
 }

@@ -23,6 +23,10 @@ export const AdminClient = Type.Object({
   redirectUris: Type.Array(Type.String(), { description: 'Where the hub sends the browser back with a code, matched exactly' }),
   postLogoutRedirectUris: Type.Array(Type.String(), { description: 'Where the hub may send the browser after signing out' }),
   backchannelLogoutUri: Type.Union([Type.String(), Type.Null()], { description: 'Where the hub tells the application that a session ended' }),
+  allowedGroups: Type.Array(Type.String(), { description: 'The names of the groups whose members alone may sign in to it, by name; empty, everyone may' }),
+  limitedToGroups: Type.Boolean({
+    description: 'Whether only members of allowedGroups may sign in: true with an empty allowedGroups when every group it was limited to has been deleted (then nobody may, until groups are chosen again)'
+  }),
   createdAt: Type.String({ format: 'date-time' })
 })
 
@@ -31,6 +35,7 @@ const AddedClient = Type.Object({ ...AdminClient.properties, secret: Type.Option
 
 const RULES = `The rules of clients:add: ids are 1 to 59 of a-z, 0-9, "_" and "-"; names 1 to ${CLIENT_NAME_MAX_LENGTH} visible characters; URIs http(s) without a fragment, of at most ${MAX_URI_LENGTH} characters; one to ${MAX_URIS} redirect URIs, at most ${MAX_URIS} post-logout ones`
 const UriList = (description: string) => Type.Array(Type.String(), { description })
+const AllowedGroups = (description: string) => Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100, description: `Group names, whatever their case, each an existing group's (else 400). ${description}` })
 const NewClientBody = Type.Object(
   {
     clientId: Type.String({ description: 'Lower-case letters, digits, "_" or "-"; 1 to 59' }),
@@ -39,7 +44,8 @@ const NewClientBody = Type.Object(
     postLogoutRedirectUris: Type.Optional(UriList('Any number')),
     backchannelLogoutUri: Type.Optional(Type.String()),
     public: Type.Optional(Type.Boolean({ description: 'No secret (a single-page or native application); false by default' })),
-    firstParty: Type.Optional(Type.Boolean({ description: 'Skips the consent page; false by default' }))
+    firstParty: Type.Optional(Type.Boolean({ description: 'Skips the consent page; false by default' })),
+    allowedGroups: Type.Optional(AllowedGroups('Only their members may sign in to it; none (the default), everyone may'))
   },
   { additionalProperties: false }
 )
@@ -49,7 +55,8 @@ const ClientChangesBody = Type.Object(
     redirectUris: Type.Optional(UriList('Replaces the list')),
     postLogoutRedirectUris: Type.Optional(UriList('Replaces the list')),
     backchannelLogoutUri: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'null removes it' })),
-    firstParty: Type.Optional(Type.Boolean())
+    firstParty: Type.Optional(Type.Boolean()),
+    allowedGroups: Type.Optional(AllowedGroups('Replaces the list; [] lets everyone sign in to it'))
   },
   { additionalProperties: false, description: 'Only what is given changes; the id and the kind (public or confidential) never do' }
 )
@@ -71,6 +78,8 @@ export function clientView(client: OidcClient) {
     redirectUris: client.redirectUris,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     backchannelLogoutUri: client.backchannelLogoutUri,
+    allowedGroups: client.allowedGroups,
+    limitedToGroups: client.limitedToGroups,
     createdAt: client.createdAt
   }
 }
@@ -144,7 +153,7 @@ export async function adminClientRoutes(app: App, { clients, audit, now }: Admin
       }
     },
     async (request, reply) => {
-      const { clientId, name, redirectUris, postLogoutRedirectUris, backchannelLogoutUri, public: isPublic, firstParty } = request.body
+      const { clientId, name, redirectUris, postLogoutRedirectUris, backchannelLogoutUri, public: isPublic, firstParty, allowedGroups } = request.body
       const secret = await answering(() =>
         clients.add(
           {
@@ -154,7 +163,8 @@ export async function adminClientRoutes(app: App, { clients, audit, now }: Admin
             postLogoutRedirectUris: postLogoutRedirectUris ?? [],
             ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}),
             public: isPublic ?? false,
-            firstParty: firstParty ?? false
+            firstParty: firstParty ?? false,
+            ...(allowedGroups ? { allowedGroups } : {})
           },
           now()
         )
@@ -173,7 +183,7 @@ export async function adminClientRoutes(app: App, { clients, audit, now }: Admin
     {
       config: changeConfig,
       schema: {
-        summary: 'Change an application’s name, redirect URIs, logout URIs or first-party standing; it counts at once',
+        summary: 'Change an application’s name, redirect URIs, logout URIs, first-party standing or groups; it counts at once',
         description: RULES,
         tags,
         params: ClientParams,

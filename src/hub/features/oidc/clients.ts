@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database, OidcClientsTable } from '../../../shared/database/schema.js'
 import { isUniqueViolation } from '../../../shared/database/unique-violation.js'
 import { DISPLAY_NAME_MAX_LENGTH, normaliseDisplayName, visibleNameProblem } from '../../kernel/accounts/display-name.js'
+import { groupsById, groupsNamed, isInAnyGroup } from '../../kernel/accounts/groups.js'
 
 /**
  * Client ids appear in URLs, the CLI and consent records, whose purpose `oidc:<id>` must itself be
@@ -26,10 +27,19 @@ export interface NewOidcClient {
   backchannelLogoutUri?: string
   public: boolean
   firstParty: boolean
+  /** The names of the groups whose members alone may use it (issue 30); absent or empty, everyone may. */
+  allowedGroups?: string[]
 }
 
-export interface OidcClient extends Omit<NewOidcClient, 'backchannelLogoutUri'> {
+export interface OidcClient extends Omit<NewOidcClient, 'backchannelLogoutUri' | 'allowedGroups'> {
   backchannelLogoutUri: string | null
+  /** The names of the groups it is limited to that exist, by name; empty when everyone may use it. */
+  allowedGroups: string[]
+  /**
+   * Whether only members of `allowedGroups` may use it. True with an empty list when every group it
+   * was limited to has been deleted: then nobody may, until an administrator chooses again.
+   */
+  limitedToGroups: boolean
   createdAt: string
 }
 
@@ -41,19 +51,21 @@ export interface OidcClientChanges {
   /** null removes it. */
   backchannelLogoutUri?: string | null
   firstParty?: boolean
+  /** Replaces the groups it is limited to, by name; empty, everyone may use it. */
+  allowedGroups?: string[]
 }
 
 /**
  * Why a registration, a change or a rotation was refused: a stable `problem` the console words in
  * its language, and an English message the CLI prints and the admin API answers (`{error}`).
  */
-export type OidcClientProblem = 'id' | 'name' | 'no-redirect-uri' | 'too-many-uris' | 'uri' | 'taken' | 'unknown' | 'public-has-no-secret'
+export type OidcClientProblem = 'id' | 'name' | 'no-redirect-uri' | 'too-many-uris' | 'uri' | 'taken' | 'unknown' | 'public-has-no-secret' | 'unknown-group'
 
 export class OidcClientError extends Error {
   constructor(
     readonly problem: OidcClientProblem,
     message: string,
-    /** The URI refused (`uri`), for the console's message. */
+    /** The URI refused (`uri`), or the group names no group has (`unknown-group`), for the console's message. */
     readonly uri?: string
   ) {
     super(message)
@@ -66,6 +78,24 @@ export const PUBLIC_CLIENT_HAS_NO_SECRET = 'A public client has no secret to rot
 
 export type OidcClients = ReturnType<typeof createOidcClients>
 
+/** The refusal of a group name no group has, naming them all. */
+export function unknownGroupsMessage(names: readonly string[]): string {
+  return `No group is named ${names.map((name) => JSON.stringify(name)).join(', ')}: make it first (groups:add or the console's Groups)`
+}
+
+/**
+ * The ids of the groups named (whatever their case), stored so a renamed group keeps the limit;
+ * refused, naming them, when one does not exist.
+ */
+async function allowedGroupIds(db: Kysely<Database>, names: readonly string[]): Promise<string[]> {
+  const wanted = names.map((name) => name.trim()).filter((name) => name !== '')
+  const { groups, unknown } = await groupsNamed(db, wanted)
+  if (unknown.length > 0) throw new OidcClientError('unknown-group', unknownGroupsMessage(unknown), unknown.join(', '))
+  return groups.map(({ id }) => id).sort()
+}
+
+const storedGroupIds = (row: Pick<OidcClientsTable, 'allowedGroups'>): string[] => JSON.parse(row.allowedGroups) as string[]
+
 /**
  * The registered applications. A confidential client's secret is shown once and kept as its
  * SHA-256: it is 256 random bits, so a fast hash is as good as a slow one and costs nothing per
@@ -77,6 +107,7 @@ export function createOidcClients(db: Kysely<Database>) {
     /** Registers a client; resolves to its secret (confidential clients) or null (public ones). */
     async add(given: NewOidcClient, now: Date): Promise<string | null> {
       const client = validated(given)
+      const groupIds = await allowedGroupIds(db, given.allowedGroups ?? [])
       const secret = client.public ? null : randomBytes(SECRET_BYTES).toString('base64url')
       try {
         await db
@@ -89,6 +120,7 @@ export function createOidcClients(db: Kysely<Database>) {
             postLogoutRedirectUris: JSON.stringify(client.postLogoutRedirectUris),
             backchannelLogoutUri: client.backchannelLogoutUri ?? null,
             firstParty: client.firstParty ? 1 : 0,
+            allowedGroups: JSON.stringify(groupIds),
             createdAt: now.toISOString()
           })
           .execute()
@@ -100,12 +132,31 @@ export function createOidcClients(db: Kysely<Database>) {
     },
 
     async list(): Promise<OidcClient[]> {
-      return (await db.selectFrom('oidcClients').selectAll().orderBy('id').execute()).map(clientOf)
+      const [rows, groups] = await Promise.all([db.selectFrom('oidcClients').selectAll().orderBy('id').execute(), groupsById(db)])
+      return rows.map((row) => clientOf(row, groups))
     },
 
     async find(id: string): Promise<OidcClient | undefined> {
       const row = await rowOf(id)
-      return row && clientOf(row)
+      return row && clientOf(row, await groupsById(db, storedGroupIds(row)))
+    },
+
+    /** The names of every group, by name: what a client may be limited to (the console's choices). */
+    async groupNames(): Promise<string[]> {
+      return (await groupsById(db)).map(({ name }) => name)
+    },
+
+    /**
+     * Whether the account may use the client: everyone may use a client limited to no group; a
+     * limited one, members of one of its groups that still exists. Asked at the authorization
+     * endpoint and at every token, refresh and userinfo answer (provider.ts), so taking someone
+     * out of the group ends their use of the application at their next request.
+     */
+    async allows(id: string, userId: string): Promise<boolean> {
+      const row = await db.selectFrom('oidcClients').select('allowedGroups').where('id', '=', id).executeTakeFirst()
+      if (!row) return false
+      const groupIds = storedGroupIds(row)
+      return groupIds.length === 0 || isInAnyGroup(db, userId, groupIds)
     },
 
     /**
@@ -116,7 +167,9 @@ export function createOidcClients(db: Kysely<Database>) {
     async update(id: string, changes: OidcClientChanges): Promise<{ client: OidcClient; changed: (keyof OidcClientChanges)[] }> {
       const row = await rowOf(id)
       if (!row) throw new OidcClientError('unknown', UNKNOWN_CLIENT_ID)
-      const before = clientOf(row)
+      const before = clientOf(row, await groupsById(db, storedGroupIds(row)))
+      const groupIdsBefore = storedGroupIds(row)
+      const groupIds = changes.allowedGroups === undefined ? groupIdsBefore : await allowedGroupIds(db, changes.allowedGroups)
       const backchannelLogoutUri = changes.backchannelLogoutUri === undefined ? before.backchannelLogoutUri : changes.backchannelLogoutUri
       const candidate: NewOidcClient = {
         id,
@@ -129,10 +182,12 @@ export function createOidcClients(db: Kysely<Database>) {
       }
       // A name kept as it is stays, even one registered before names had rules.
       const merged = validated(candidate, { checkName: candidate.name !== before.name })
-      const after: OidcClient = { ...before, ...merged, backchannelLogoutUri: merged.backchannelLogoutUri ?? null }
-      const changed = (['name', 'redirectUris', 'postLogoutRedirectUris', 'backchannelLogoutUri', 'firstParty'] as const).filter(
+      const allowedGroups = changes.allowedGroups === undefined ? before.allowedGroups : (await groupsById(db, groupIds)).map(({ name }) => name)
+      const after: OidcClient = { ...before, ...merged, backchannelLogoutUri: merged.backchannelLogoutUri ?? null, allowedGroups, limitedToGroups: groupIds.length > 0 }
+      const changed: (keyof OidcClientChanges)[] = (['name', 'redirectUris', 'postLogoutRedirectUris', 'backchannelLogoutUri', 'firstParty'] as const).filter(
         (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])
       )
+      if (JSON.stringify(groupIds) !== JSON.stringify([...groupIdsBefore].sort())) changed.push('allowedGroups')
       if (changed.length > 0) {
         const updated = await db
           .updateTable('oidcClients')
@@ -141,7 +196,8 @@ export function createOidcClients(db: Kysely<Database>) {
             redirectUris: JSON.stringify(after.redirectUris),
             postLogoutRedirectUris: JSON.stringify(after.postLogoutRedirectUris),
             backchannelLogoutUri: after.backchannelLogoutUri,
-            firstParty: after.firstParty ? 1 : 0
+            firstParty: after.firstParty ? 1 : 0,
+            allowedGroups: JSON.stringify(groupIds)
           })
           .where('id', '=', id)
           .executeTakeFirst()
@@ -247,7 +303,9 @@ function isWebUrl(value: string): boolean {
   }
 }
 
-function clientOf(row: OidcClientsTable): OidcClient {
+/** The client of a row; `groups`, the existing groups (at least those it names), to name its groups. */
+function clientOf(row: OidcClientsTable, groups: readonly { id: string; name: string }[]): OidcClient {
+  const groupIds = new Set(storedGroupIds(row))
   return {
     id: row.id,
     name: row.name,
@@ -256,6 +314,8 @@ function clientOf(row: OidcClientsTable): OidcClient {
     backchannelLogoutUri: row.backchannelLogoutUri,
     public: row.secretHash === null,
     firstParty: row.firstParty === 1,
+    allowedGroups: groups.filter(({ id }) => groupIds.has(id)).map(({ name }) => name),
+    limitedToGroups: groupIds.size > 0,
     createdAt: row.createdAt
   }
 }

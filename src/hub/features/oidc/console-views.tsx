@@ -27,6 +27,8 @@ export interface NewApplicationForm {
   redirectUris: string
   public: boolean
   firstParty: boolean
+  /** The names of the groups ticked. */
+  allowedGroups: string[]
 }
 
 /** The settings form as typed. */
@@ -36,9 +38,11 @@ export interface ApplicationSettingsForm {
   postLogoutRedirectUris: string
   backchannelLogoutUri: string
   firstParty: boolean
+  /** The names of the groups ticked. */
+  allowedGroups: string[]
 }
 
-export const EMPTY_NEW_APPLICATION: NewApplicationForm = { name: '', clientId: '', redirectUris: '', public: false, firstParty: false }
+export const EMPTY_NEW_APPLICATION: NewApplicationForm = { name: '', clientId: '', redirectUris: '', public: false, firstParty: false, allowedGroups: [] }
 
 export function settingsFormOf(client: OidcClient): ApplicationSettingsForm {
   return {
@@ -46,7 +50,8 @@ export function settingsFormOf(client: OidcClient): ApplicationSettingsForm {
     redirectUris: client.redirectUris.join('\n'),
     postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',
-    firstParty: client.firstParty
+    firstParty: client.firstParty,
+    allowedGroups: client.allowedGroups
   }
 }
 
@@ -61,10 +66,11 @@ export function refusalText(t: ClientsTranslate, error: OidcClientError, clientI
     'too-many-uris': 'clients.error.tooManyUris',
     uri: 'clients.error.uri',
     taken: 'clients.error.taken',
-    'public-has-no-secret': 'clients.error.publicHasNoSecret'
+    'public-has-no-secret': 'clients.error.publicHasNoSecret',
+    'unknown-group': 'clients.error.unknownGroup'
   }
   const key = error.problem === 'unknown' ? 'clients.error.id' : keys[error.problem]
-  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', clientId })
+  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', groups: error.uri ?? '', clientId })
 }
 
 function CsrfField({ csrf }: { csrf: string }) {
@@ -89,6 +95,36 @@ function Kind({ t, client }: { t: ClientsTranslate; client: OidcClient }) {
   )
 }
 
+/** Who may sign in to the application, in words. */
+function WhoMayUse({ t, client }: { t: ClientsTranslate; client: OidcClient }) {
+  if (!client.limitedToGroups) return <>{t('clients.groups.everyone')}</>
+  if (client.allowedGroups.length === 0) return <>{t('clients.groups.nobody')}</>
+  return <>{t('clients.groups.only', { groups: client.allowedGroups.join(', ') })}</>
+}
+
+/**
+ * The groups an application may be limited to, one checkbox each (issue 30): none ticked, everyone
+ * with an account may use it. Without any group, a hint says where to make them.
+ */
+function GroupChoices({ t, groups, ticked }: { t: ClientsTranslate; groups: readonly string[]; ticked: readonly string[] }) {
+  if (groups.length === 0) return <p class="hint">{t('clients.field.noGroups')}</p>
+  const tickedKeys = new Set(ticked.map((name) => name.toLowerCase()))
+  return (
+    <fieldset aria-describedby="application-groups-hint">
+      <legend>{t('clients.field.groups')}</legend>
+      <p id="application-groups-hint" class="hint">
+        {t('clients.field.groupsHint')}
+      </p>
+      {groups.map((name) => (
+        <label class="choice">
+          <input type="checkbox" name="allowedGroups" value={name} checked={tickedKeys.has(name.toLowerCase())} />
+          {name}
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
 /** URIs one per line, each allowed to wrap anywhere (a long callback on a phone). */
 function UriList({ uris }: { uris: readonly string[] }) {
   return (
@@ -108,8 +144,9 @@ export function ApplicationsPage({
   clients,
   notice,
   form = EMPTY_NEW_APPLICATION,
-  refusal
-}: ConsolePageProps & { clients: readonly OidcClient[]; notice?: ApplicationNotice | undefined; form?: NewApplicationForm; refusal?: string | undefined }) {
+  refusal,
+  groups
+}: ConsolePageProps & { clients: readonly OidcClient[]; notice?: ApplicationNotice | undefined; form?: NewApplicationForm; refusal?: string | undefined; groups: readonly string[] }) {
   const { language } = context
   const t = clientsTranslator(language)
   return (
@@ -189,6 +226,7 @@ export function ApplicationsPage({
             <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
             {t('clients.field.firstParty')}
           </label>
+          <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
           <Refusal text={refusal} />
           <button type="submit">{t('clients.add.submit')}</button>
         </form>
@@ -205,8 +243,9 @@ export function ApplicationPage({
   client,
   notice,
   form = settingsFormOf(client),
-  refusal
-}: ConsolePageProps & { client: OidcClient; notice?: ApplicationNotice | undefined; form?: ApplicationSettingsForm; refusal?: string | undefined }) {
+  refusal,
+  groups
+}: ConsolePageProps & { client: OidcClient; notice?: ApplicationNotice | undefined; form?: ApplicationSettingsForm; refusal?: string | undefined; groups: readonly string[] }) {
   const { language } = context
   const t = clientsTranslator(language)
   const path = applicationPath(client.id)
@@ -222,6 +261,10 @@ export function ApplicationPage({
         <dt>{t('clients.added')}</dt>
         <dd>
           <Timestamp iso={client.createdAt} language={language} />
+        </dd>
+        <dt>{t('clients.groups')}</dt>
+        <dd>
+          <WhoMayUse t={t} client={client} />
         </dd>
       </dl>
       <section aria-labelledby="application-settings-heading">
@@ -260,6 +303,7 @@ export function ApplicationPage({
             <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
             {t('clients.field.firstParty')}
           </label>
+          <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
           <Refusal text={refusal} />
           <button type="submit">{t('clients.edit.submit')}</button>
         </form>

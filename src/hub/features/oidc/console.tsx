@@ -63,7 +63,7 @@ export function applicationsConsolePages(clients: OidcClients, sections: readonl
       querystring: NoticeQuery,
       async render({ request, reply, session, shell }) {
         const context = await shell.contextOf(request, reply, session)
-        return <ApplicationsPage context={context} sections={sections} csrf={reply.formCsrfToken()} clients={await clients.list()} notice={noticeOf(request.query)} />
+        return <ApplicationsPage context={context} sections={sections} csrf={reply.formCsrfToken()} clients={await clients.list()} notice={noticeOf(request.query)} groups={await clients.groupNames()} />
       }
     },
     {
@@ -75,7 +75,7 @@ export function applicationsConsolePages(clients: OidcClients, sections: readonl
         const client = await clients.find(clientIdOf(request))
         if (!client) return notFoundPage(reply)
         const context = await shell.contextOf(request, reply, session)
-        return <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={client} notice={noticeOf(request.query)} />
+        return <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={client} notice={noticeOf(request.query)} groups={await clients.groupNames()} />
       }
     },
     {
@@ -111,6 +111,10 @@ const fieldOf = (body: unknown, name: string): string => {
   const last = Array.isArray(value) ? value.at(-1) : value
   return typeof last === 'string' ? last : ''
 }
+/** Every value of a form field (checkboxes of one name), each a string. */
+const fieldsOf = (body: unknown, name: string): string[] => [(body as Record<string, unknown>)[name] ?? []].flat().filter((value): value is string => typeof value === 'string')
+/** Group names as compared: whatever their case, in one order. */
+const keysOf = (names: readonly string[]) => names.map((name) => name.toLowerCase()).sort()
 /** A textarea's lines, trimmed, without empty ones. */
 const linesOf = (text: string) =>
   text
@@ -159,7 +163,8 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       clientId: fieldOf(body, 'clientId').trim(),
       redirectUris: fieldOf(body, 'redirectUris'),
       public: fieldOf(body, 'kind') === 'public',
-      firstParty: fieldOf(body, 'firstParty') === 'yes'
+      firstParty: fieldOf(body, 'firstParty') === 'yes',
+      allowedGroups: fieldsOf(body, 'allowedGroups')
     }
     let secret: string | null
     try {
@@ -170,7 +175,8 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
           redirectUris: linesOf(form.redirectUris),
           postLogoutRedirectUris: [],
           public: form.public,
-          firstParty: form.firstParty
+          firstParty: form.firstParty,
+          allowedGroups: form.allowedGroups
         },
         now()
       )
@@ -178,7 +184,7 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       if (!(error instanceof OidcClientError)) throw error
       const context = await contextOf(request, reply, APPLICATIONS_PATH)
       const refusal = refusalText(clientsTranslator(context.language), error, form.clientId)
-      const page = <ApplicationsPage context={context} sections={sections} csrf={reply.formCsrfToken()} clients={await clients.list()} form={form} refusal={refusal} />
+      const page = <ApplicationsPage context={context} sections={sections} csrf={reply.formCsrfToken()} clients={await clients.list()} form={form} refusal={refusal} groups={await clients.groupNames()} />
       return sendPage(reply, refusalStatus(error), page)
     }
     const client = (await clients.find(form.clientId)) as OidcClient
@@ -199,15 +205,20 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       redirectUris: fieldOf(body, 'redirectUris'),
       postLogoutRedirectUris: fieldOf(body, 'postLogoutRedirectUris'),
       backchannelLogoutUri: fieldOf(body, 'backchannelLogoutUri').trim(),
-      firstParty: fieldOf(body, 'firstParty') === 'yes'
+      firstParty: fieldOf(body, 'firstParty') === 'yes',
+      allowedGroups: fieldsOf(body, 'allowedGroups')
     }
+    // The groups change only when the ticks differ from what the page showed: a client whose groups
+    // were all deleted (nobody may use it) stays closed when its other settings are saved.
+    const sameGroups = JSON.stringify(keysOf(form.allowedGroups)) === JSON.stringify(keysOf(before.allowedGroups))
     try {
       const { client, changed } = await clients.update(before.id, {
         name: form.name,
         redirectUris: linesOf(form.redirectUris),
         postLogoutRedirectUris: linesOf(form.postLogoutRedirectUris),
         backchannelLogoutUri: form.backchannelLogoutUri === '' ? null : form.backchannelLogoutUri,
-        firstParty: form.firstParty
+        firstParty: form.firstParty,
+        ...(sameGroups ? {} : { allowedGroups: form.allowedGroups })
       })
       if (changed.length > 0) await auditClientChange(audit, request, 'client.changed', client, { changed })
     } catch (error) {
@@ -215,7 +226,7 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       if (error.problem === 'unknown') return notFoundPage(reply)
       const context = await contextOf(request, reply, path)
       const refusal = refusalText(clientsTranslator(context.language), error, before.id)
-      return sendPage(reply, refusalStatus(error), <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={before} form={form} refusal={refusal} />)
+      return sendPage(reply, refusalStatus(error), <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={before} form={form} refusal={refusal} groups={await clients.groupNames()} />)
     }
     return reply.redirect(`${path}?notice=changed`, 303)
   })
@@ -233,7 +244,7 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       if (error.problem === 'unknown') return notFoundPage(reply)
       const context = await contextOf(request, reply, path)
       const refusal = refusalText(clientsTranslator(context.language), error, client.id)
-      return sendPage(reply, refusalStatus(error), <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={client} refusal={refusal} />)
+      return sendPage(reply, refusalStatus(error), <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={client} refusal={refusal} groups={await clients.groupNames()} />)
     }
     await auditClientChange(audit, request, 'client.secret-rotated', client)
     const context = await contextOf(request, reply, path)

@@ -15,6 +15,9 @@ const en = {
   'consent.remembered': 'Your answer is remembered. You can disconnect {client} at any time on your account page.',
   'consent.allow': 'Allow',
   'consent.deny': 'Deny',
+  'notAdmitted.title': 'You don’t have access to {client}',
+  'notAdmitted.intro': '{client} is open to some of this hub’s groups only, and you are in none of them. Ask the person who runs this hub to add you.',
+  'notAdmitted.back': 'Back to {client}',
   'logout.title': 'Sign out?',
   'logout.intro': 'You are signing out of Hearth and of the applications you signed in to with it.',
   'logout.confirm': 'Sign out',
@@ -39,6 +42,9 @@ const es: Record<OidcMessageKey, string> = {
   'consent.remembered': 'Tu respuesta se recuerda. Puedes desconectar {client} cuando quieras desde la página de tu cuenta.',
   'consent.allow': 'Permitir',
   'consent.deny': 'Rechazar',
+  'notAdmitted.title': 'No tienes acceso a {client}',
+  'notAdmitted.intro': '{client} está abierta solo a algunos grupos de este hub, y no estás en ninguno. Pide a la persona que administra este hub que te añada.',
+  'notAdmitted.back': 'Volver a {client}',
   'logout.title': '¿Cerrar sesión?',
   'logout.intro': 'Vas a cerrar la sesión de Hearth y de las aplicaciones en las que entraste con ella.',
   'logout.confirm': 'Cerrar sesión',
@@ -119,7 +125,15 @@ const clientsEn = {
   'clients.error.tooManyUris': 'At most {max} redirect URIs and {max} post-logout redirect URIs.',
   'clients.error.uri': 'Not an http(s) address without a fragment, of at most {length} characters: {uri}',
   'clients.error.taken': 'An application with the client id {clientId} already exists.',
-  'clients.error.publicHasNoSecret': 'A public application has no secret to replace.'
+  'clients.error.publicHasNoSecret': 'A public application has no secret to replace.',
+  'clients.error.unknownGroup': 'No group is named {groups}.',
+  'clients.groups': 'Who may use it',
+  'clients.groups.everyone': 'Everyone with an account',
+  'clients.groups.only': 'Members of {groups}',
+  'clients.groups.nobody': 'Nobody: every group it was limited to has been deleted. Tick groups and save to open it again.',
+  'clients.field.groups': 'Who may use it',
+  'clients.field.groupsHint': 'Only members of the groups ticked may sign in to it; with none ticked, everyone with an account may.',
+  'clients.field.noGroups': 'There are no groups yet, so everyone with an account may use it. Make groups in the Groups section to limit it.'
 } as const
 
 export type ClientsMessageKey = keyof typeof clientsEn
@@ -180,7 +194,15 @@ const clientsEs: Record<ClientsMessageKey, string> = {
   'clients.error.tooManyUris': 'Como mucho {max} URI de redirección y {max} URI de redirección tras cerrar sesión.',
   'clients.error.uri': 'No es una dirección http(s) sin fragmento, de como mucho {length} caracteres: {uri}',
   'clients.error.taken': 'Ya existe una aplicación con el id de cliente {clientId}.',
-  'clients.error.publicHasNoSecret': 'Una aplicación pública no tiene secreto que cambiar.'
+  'clients.error.publicHasNoSecret': 'Una aplicación pública no tiene secreto que cambiar.',
+  'clients.error.unknownGroup': 'No hay ningún grupo llamado {groups}.',
+  'clients.groups': 'Quién puede usarla',
+  'clients.groups.everyone': 'Todas las personas con cuenta',
+  'clients.groups.only': 'Miembros de {groups}',
+  'clients.groups.nobody': 'Nadie: se eliminaron todos los grupos a los que estaba limitada. Marca grupos y guarda para volver a abrirla.',
+  'clients.field.groups': 'Quién puede usarla',
+  'clients.field.groupsHint': 'Solo los miembros de los grupos marcados pueden entrar en ella; si no marcas ninguno, cualquier persona con cuenta.',
+  'clients.field.noGroups': 'Todavía no hay grupos, así que cualquier persona con cuenta puede usarla. Crea grupos en la sección Grupos para limitarla.'
 }
 
 export const CLIENTS_MESSAGES: Catalogues<ClientsMessageKey> = { en: clientsEn, es: clientsEs }

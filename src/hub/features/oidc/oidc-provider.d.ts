@@ -70,6 +70,8 @@ declare module 'oidc-provider' {
 
   export class Check {
     constructor(reason: string, description: string, check: (ctx: KoaContextWithOIDC) => Promise<boolean> | boolean)
+    /** `error`: what the application receives when the request said `prompt=none`. */
+    constructor(reason: string, description: string, error: string, check: (ctx: KoaContextWithOIDC) => Promise<boolean> | boolean)
     static REQUEST_PROMPT: true
     static NO_NEED_TO_PROMPT: false
   }
@@ -80,8 +82,9 @@ declare module 'oidc-provider' {
   }
 
   export const interactionPolicy: {
-    base(): Prompt[] & { get(name: string): Prompt | undefined }
+    base(): Prompt[] & { get(name: string): Prompt | undefined; add(prompt: Prompt, index?: number): void }
     Check: typeof Check
+    Prompt: new (options: { name: string; requestable: boolean }, ...checks: Check[]) => Prompt
   }
 
   export const errors: {

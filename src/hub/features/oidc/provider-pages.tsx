@@ -92,3 +92,19 @@ export function ConsentPage({ context, t, clientName, scopeTexts, action }: { co
     </Layout>
   )
 }
+
+/**
+ * A person the application's groups do not admit (docs/oidc.md, "Who may use an application"):
+ * the hub says so in its own words, and the one way on goes back to the application, which then
+ * receives `error=access_denied` (as a declined consent does).
+ */
+export function NotAdmittedPage({ context, t, clientName, action }: { context: PageContext; t: OidcTranslate; clientName: string; action: string }) {
+  return (
+    <Layout context={context} title={t('notAdmitted.title', { client: clientName })}>
+      <p>{t('notAdmitted.intro', { client: clientName })}</p>
+      <form method="post" action={action} class="stacked-form">
+        <button type="submit">{t('notAdmitted.back', { client: clientName })}</button>
+      </form>
+    </Layout>
+  )
+}

@@ -41,6 +41,12 @@ export function providerScopes(addedClaims: AddedClaims): string[] {
   return [...Object.keys(OWN_SCOPE_CLAIMS), ...addedClaims.sources.map(({ scope }) => scope), 'offline_access']
 }
 
+/**
+ * The step of a person whose groups the client does not admit (`OidcClient.allowedGroups`): the
+ * hub's refusal page (routes.tsx), then `access_denied` to the application.
+ */
+export const NOT_ADMITTED_PROMPT = 'not_admitted'
+
 const ownTokensOnly = async (_ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId
 
 /**
@@ -87,15 +93,34 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
     })
   )
 
+  // After sign-in, before consent: a person the client's groups do not admit is asked nothing more.
+  // Checked at every authorization request, remembered consent or not; `prompt=none` gets access_denied.
+  policy.add(
+    new interactionPolicy.Prompt(
+      { name: NOT_ADMITTED_PROMPT, requestable: false },
+      new interactionPolicy.Check('not_in_allowed_groups', 'The application is limited to groups the person is in none of', 'access_denied', async (ctx) => {
+        const accountId = ctx.oidc.session?.accountId
+        const clientId = ctx.oidc.client?.clientId
+        return accountId !== undefined && clientId !== undefined && !(await clients.allows(clientId, accountId))
+      })
+    ),
+    1
+  )
+
   const configuration: Configuration = {
     adapter: providerAdapterFactory(db, clients, now, () => {
       const request = Provider.ctx?.req
       return request ? hubSessionOf(request) : null
     }),
     clients: [],
-    async findAccount(_ctx: KoaContextWithOIDC, accountId: string): Promise<Account | undefined> {
+    // `token` is the code, refresh token or access token a token or userinfo answer is made from
+    // (absent at the authorization endpoint, where the prompt above refuses): someone the client's
+    // groups no longer admit is no account to it, so the grant is refused (invalid_grant) and
+    // userinfo answers 401 invalid_token from their removal on.
+    async findAccount(_ctx: KoaContextWithOIDC, accountId: string, token?: { clientId?: string }): Promise<Account | undefined> {
       const identity = await accountOf(accountId)
       if (!identity) return undefined
+      if (token?.clientId !== undefined && !(await clients.allows(token.clientId, accountId))) return undefined
       return {
         accountId,
         // Asked for only when a token or userinfo answer is made, and then read fresh.
@@ -111,6 +136,9 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
     claims: { ...OWN_SCOPE_CLAIMS, ...Object.fromEntries(options.addedClaims.sources.map(({ scope, claims }) => [scope, [...claims]])) },
     scopes: providerScopes(options.addedClaims),
     responseTypes: ['code'],
+    // The ID token carries the granted scopes' claims too, as userinfo does (docs/oidc.md): many
+    // applications read `email` or `groups` from the ID token alone (Pocket ID and Authentik do the same).
+    conformIdTokenClaims: false,
     pkce: { required: () => true },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     enabledJWA: { idTokenSigningAlgValues: ['EdDSA', 'ES256'], userinfoSigningAlgValues: ['EdDSA', 'ES256'], introspectionSigningAlgValues: ['EdDSA', 'ES256'] },

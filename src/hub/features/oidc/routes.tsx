@@ -24,8 +24,8 @@ import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from '.
 import { type OidcTranslate, oidcTranslatorFor } from './messages.js'
 import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
 import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
-import { type ProviderAccountOf, buildHubProvider, providerScopes } from './provider.js'
-import { ConsentPage, formTargetOf, pageHtml, policyWithFormTarget } from './provider-pages.js'
+import { NOT_ADMITTED_PROMPT, type ProviderAccountOf, buildHubProvider, providerScopes } from './provider.js'
+import { ConsentPage, NotAdmittedPage, formTargetOf, pageHtml, policyWithFormTarget } from './provider-pages.js'
 
 export interface OidcProviderRoutesOptions {
   issuer: string
@@ -130,8 +130,11 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     return built
   }
   const refuseIntrospectionOfUnusableAccounts = async (ctx: { body: unknown }) => {
-    const body = ctx.body as { active?: boolean; sub?: string } | undefined
-    if (body?.active && body.sub !== undefined && !(await options.accountOf(body.sub))) ctx.body = { active: false }
+    const body = ctx.body as { active?: boolean; sub?: string; client_id?: string } | undefined
+    if (!body?.active || body.sub === undefined) return
+    // Gone, disabled, or no longer in the groups the client is limited to: as userinfo refuses it.
+    const usable = (await options.accountOf(body.sub)) !== undefined && (body.client_id === undefined || (await clients.allows(body.client_id, body.sub)))
+    if (!usable) ctx.body = { active: false }
   }
 
   const pageContextOf = (request: FastifyRequest, reply: FastifyReply, signedIn: boolean): PageContext => {
@@ -178,9 +181,16 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
       if (details.prompt.name === 'login' || details.session?.accountId !== hubSession.userId) {
         return finish(request, reply, details, { login: { accountId: hubSession.userId } })
       }
-      const scopes = requestedScopes(details, consentScopes)
       const client = await clients.find(details.params.client_id)
       if (!client) throw notFound(UNKNOWN_CLIENT)
+      if (details.prompt.name === NOT_ADMITTED_PROMPT) {
+        // Said in the hub's words first; the application hears access_denied when the person goes back to it.
+        const context = pageContextOf(request, reply, true)
+        reply.header('content-security-policy', policyWithFormTarget(contentSecurityPolicy(reply.cspNonce), details.params.redirect_uri))
+        const page = <NotAdmittedPage context={context} t={oidcTranslatorFor(context.language)} clientName={client.name} action={`${interactionPath(details.uid)}/not-admitted`} />
+        return reply.code(403).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(pageHtml(page))
+      }
+      const scopes = requestedScopes(details, consentScopes)
       if (client.firstParty || (await consentRemembered(hubSession.userId, client.id, scopes))) {
         return finish(request, reply, details, { consent: { grantId: await grantScopes(details, hubSession.userId, scopes) } })
       }
@@ -211,6 +221,24 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
           ? { consent: { grantId: await grantScopes(details, hubSession.userId, scopes) } }
           : { error: 'access_denied', error_description: 'The person declined to sign in to the application' }
         return finish(request, reply, details, result)
+      }
+    )
+  })
+
+  /** The same decision as a refused consent, for a person the client's groups do not admit. */
+  await app.register(async function notAdmitted(pages) {
+    pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}))
+    pages.post<{ Params: { uid: string } }>(
+      `${OIDC_PATH_PREFIX}/interaction/:uid/not-admitted`,
+      // Bound to the interaction cookie and the person's hub session, as the consent form is.
+      { config: { csrf: false }, schema: { hide, params: InteractionParams } },
+      async (request, reply) => {
+        const details = await interactionOf(request, reply)
+        const hubSession = await hubSessionOf(request)
+        if (!hubSession || details.prompt.name !== NOT_ADMITTED_PROMPT || details.session?.accountId !== hubSession.userId) {
+          return reply.redirect(interactionPath(details.uid), 303)
+        }
+        return finish(request, reply, details, { error: 'access_denied', error_description: 'The person is in none of the groups this application is limited to' })
       }
     )
   })

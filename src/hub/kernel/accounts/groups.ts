@@ -60,3 +60,21 @@ export async function groupNamesById(db: Kysely<Database>, groupIds: readonly st
   const rows = await db.selectFrom('groups').select('name').where('id', 'in', groupIds).orderBy('nameKey').execute()
   return rows.map((row) => row.name)
 }
+
+/** The groups of these ids that still exist, `{ id, name }`, sorted by name; all of them when `groupIds` is omitted. */
+export async function groupsById(db: Kysely<Database>, groupIds?: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (groupIds?.length === 0) return []
+  return db
+    .selectFrom('groups')
+    .select(['id', 'name'])
+    .$if(groupIds !== undefined, (query) => query.where('id', 'in', groupIds ?? []))
+    .orderBy('nameKey')
+    .execute()
+}
+
+/** Whether the account is in at least one of the groups of these ids (a deleted group has no members). */
+export async function isInAnyGroup(db: Kysely<Database>, userId: string, groupIds: readonly string[]): Promise<boolean> {
+  if (groupIds.length === 0) return false
+  const row = await db.selectFrom('groupMembers').select('groupId').where('userId', '=', userId).where('groupId', 'in', groupIds).limit(1).executeTakeFirst()
+  return row !== undefined
+}

@@ -70,6 +70,8 @@ describe.each(databasesUnderTest())('the applications’ admin API, on $name', (
       redirectUris: [CALLBACK, 'https://git.example/cb'],
       postLogoutRedirectUris: ['https://git.example/'],
       backchannelLogoutUri: null,
+      allowedGroups: [],
+      limitedToGroups: false,
       createdAt: client.createdAt
     })
     const row = await hub.handle.db.selectFrom('oidcClients').selectAll().where('id', '=', 'gitea').executeTakeFirstOrThrow()
