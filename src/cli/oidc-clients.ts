@@ -1,4 +1,12 @@
-import { type OidcClientChanges, OidcClientError, UNKNOWN_CLIENT_ID, createOidcClients } from '../hub/features/oidc/clients.js'
+import {
+  type AuthMethod,
+  type IdTokenAlgorithm,
+  type OidcClientChanges,
+  OidcClientError,
+  type PkcePolicy,
+  UNKNOWN_CLIENT_ID,
+  createOidcClients
+} from '../hub/features/oidc/clients.js'
 import type { Config } from '../shared/config.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
@@ -9,7 +17,8 @@ export const CLIENTS_USAGE = `clients:add registers an application that signs in
 where it tells the application that a session ended. --public registers a client that keeps no secret
 (a single-page or native application: PKCE is its only proof); otherwise the secret is printed
 once and only its hash is kept, so note it then. --first-party skips the consent page (the family's
-own applications). clients:update changes what its options name (a list given replaces the list);
+own applications). --id-token-alg, --pkce and --auth-method fit the client to what the application
+speaks; --name and --logo-url are what the consent page shows. clients:update changes what its options name (a list given replaces the list);
 clients:rotate-secret prints a new secret once, and the old one stops working at once.
 clients:remove ends every grant and token the application holds. Administrators do the same from
 the console's Applications section and /api/admin/clients (docs/administration.md).`
@@ -17,7 +26,8 @@ the console's Applications section and /api/admin/clients (docs/administration.m
 /** Each clients:* command's own help, as `npm run hub -- clients:add --help` prints it. */
 export const CLIENTS_HELP = {
   'clients:add': `Usage: npm run hub -- clients:add --id ID --redirect-uri URL [--redirect-uri URL...] [--public] [--first-party]
-                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+                 [--name NAME] [--logo-url URL] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+                 [--id-token-alg EdDSA|RS256|ES256] [--pkce required|optional] [--auth-method METHOD]
 
 Registers an application that signs in with the hub over OpenID Connect (docs/oidc.md). A
 confidential client's secret is printed once and only its hash is kept, so note it then.
@@ -30,13 +40,26 @@ Options:
   --backchannel-logout-uri URL      where it tells the application that a session ended
   --public                          a client that keeps no secret (a single-page or native
                                     application: PKCE is its only proof)
-  --first-party                     skips the consent page (the family's own applications)`,
+  --first-party                     skips the consent page (the family's own applications)
+  --logo-url URL                    the logo the consent page shows: https (http only on localhost)
+  --id-token-alg EdDSA|RS256|ES256  what its ID tokens are signed with (default EdDSA; RS256 for
+                                    applications that know no other, such as Immich)
+  --pkce required|optional          whether a confidential client must use PKCE (default required;
+                                    a public client always must)
+  --auth-method METHOD              how a confidential client sends its secret to the token endpoint:
+                                    client_secret_basic (default) or client_secret_post; a public
+                                    client's is none
+
+A native application (RFC 8252) is a --public client whose redirect URIs are a private-use scheme
+of a reverse domain name (app.immich:///oauth-callback, com.example.app:/callback) or http on a
+loopback address (http://127.0.0.1/callback, any port accepted).`,
   'clients:list': `Usage: npm run hub -- clients:list
 
 Lists the registered OpenID Connect clients: id, name, kind, redirect URIs and when each was added.
 It takes no options.`,
   'clients:update': `Usage: npm run hub -- clients:update --id ID [--name NAME] [--redirect-uri URL...]
                  [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--first-party | --third-party]
+                 [--logo-url URL] [--id-token-alg EdDSA|RS256|ES256] [--pkce required|optional] [--auth-method METHOD]
 
 Changes a registered client, by the rules of clients:add; what no option names stays as it is. The
 running hub uses the change at once. The id and the kind (public or confidential) never change.
@@ -48,7 +71,11 @@ Options:
   --post-logout-redirect-uri URL    replaces the post-logout redirect URIs; "" for none
   --backchannel-logout-uri URL      replaces the back-channel logout URI; "" for none
   --first-party                     skips the consent page from now on
-  --third-party                     asks for consent again`,
+  --third-party                     asks for consent again
+  --logo-url URL                    replaces the logo; "" for none
+  --id-token-alg EdDSA|RS256|ES256  what its ID tokens are signed with from now on
+  --pkce required|optional          whether a confidential client must use PKCE
+  --auth-method METHOD              client_secret_basic or client_secret_post (confidential clients)`,
   'clients:rotate-secret': `Usage: npm run hub -- clients:rotate-secret --id ID
 
 Gives a confidential client a new secret, printed once (only its hash is kept). The old secret
@@ -75,6 +102,19 @@ export interface ClientCommandOptions {
   public: boolean
   firstParty: boolean
   thirdParty: boolean
+  logoUrl?: string | undefined
+  idTokenAlg?: string | undefined
+  pkce?: string | undefined
+  authMethod?: string | undefined
+}
+
+/** The client settings as given; clients.ts checks each against its list and refuses any other value. */
+function settingsOf(options: ClientCommandOptions): Pick<OidcClientChanges, 'idTokenAlg' | 'pkce' | 'authMethod'> {
+  return {
+    ...(options.idTokenAlg === undefined ? {} : { idTokenAlg: options.idTokenAlg as IdTokenAlgorithm }),
+    ...(options.pkce === undefined ? {} : { pkce: options.pkce as PkcePolicy }),
+    ...(options.authMethod === undefined ? {} : { authMethod: options.authMethod as AuthMethod })
+  }
 }
 
 export type ClientsCommand = 'clients:add' | 'clients:list' | 'clients:update' | 'clients:rotate-secret' | 'clients:remove'
@@ -122,7 +162,9 @@ async function addClient(config: Config, options: ClientCommandOptions & { id: s
         postLogoutRedirectUris: options.postLogoutRedirectUris ?? [],
         ...(options.backchannelLogoutUri ? { backchannelLogoutUri: options.backchannelLogoutUri } : {}),
         public: options.public,
-        firstParty: options.firstParty
+        firstParty: options.firstParty,
+        ...settingsOf(options),
+        ...(options.logoUrl ? { logoUrl: options.logoUrl } : {})
       },
       new Date()
     )
@@ -139,7 +181,11 @@ const OPTION_OF: Record<keyof OidcClientChanges, string> = {
   redirectUris: '--redirect-uri',
   postLogoutRedirectUris: '--post-logout-redirect-uri',
   backchannelLogoutUri: '--backchannel-logout-uri',
-  firstParty: '--first-party'
+  firstParty: '--first-party',
+  idTokenAlg: '--id-token-alg',
+  pkce: '--pkce',
+  authMethod: '--auth-method',
+  logoUrl: '--logo-url'
 }
 
 async function updateClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {
@@ -157,7 +203,9 @@ async function updateClient(config: Config, options: ClientCommandOptions & { id
     ...(options.redirectUris === undefined ? {} : { redirectUris: options.redirectUris.filter((uri) => uri !== '') }),
     ...(options.postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris: options.postLogoutRedirectUris.filter((uri) => uri !== '') }),
     ...(options.backchannelLogoutUri === undefined ? {} : { backchannelLogoutUri: options.backchannelLogoutUri === '' ? null : options.backchannelLogoutUri }),
-    ...(options.firstParty ? { firstParty: true } : options.thirdParty ? { firstParty: false } : {})
+    ...(options.firstParty ? { firstParty: true } : options.thirdParty ? { firstParty: false } : {}),
+    ...settingsOf(options),
+    ...(options.logoUrl === undefined ? {} : { logoUrl: options.logoUrl === '' ? null : options.logoUrl })
   }
   const { changed } = await withDatabase(config.shared, (db) => createOidcClients(db).update(options.id, changes))
   io.out(changed.length === 0 ? `Nothing changed for ${options.id}.` : `Updated ${options.id}: ${changed.map((field) => OPTION_OF[field]).join(', ')}.`)
@@ -179,7 +227,8 @@ async function listClients(config: Config, io: Io): Promise<number> {
   }
   for (const client of clients) {
     const kind = `${client.public ? 'public' : 'confidential'}${client.firstParty ? ', first-party' : ''}`
-    io.out(escapeForTerminal(`${client.id}  "${client.name}"  ${kind}  redirect ${client.redirectUris.join(' ')}  added ${client.createdAt}`))
+    const settings = `ID tokens ${client.idTokenAlg}, PKCE ${client.pkce}, auth ${client.authMethod}${client.logoUrl === null ? '' : `, logo ${client.logoUrl}`}`
+    io.out(escapeForTerminal(`${client.id}  "${client.name}"  ${kind}  redirect ${client.redirectUris.join(' ')}  added ${client.createdAt}  ${settings}`))
   }
   return 0
 }

@@ -34,6 +34,7 @@ import * as tasksSessions from './migrations/0053-tasks-sessions.js'
 import * as billing from './migrations/0054-billing.js'
 import * as chosenLocale from './migrations/0055-chosen-locale.js'
 import * as administration from './migrations/0056-administration.js'
+import * as clientSettings from './migrations/0058-client-settings.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -61,7 +62,8 @@ const migrations: Record<string, Migration> = {
   '0053-tasks-sessions': tasksSessions,
   '0054-billing': billing,
   '0055-chosen-locale': chosenLocale,
-  '0056-administration': administration
+  '0056-administration': administration,
+  '0058-client-settings': clientSettings
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

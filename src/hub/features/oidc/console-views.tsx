@@ -1,7 +1,7 @@
 import { CSRF_FORM_FIELD } from '../../kernel/pipeline/csrf.js'
 import { type ConsoleSection, ConsoleLayout } from '../../kernel/pages/console.js'
 import { ColumnHeadings, type PageContext, Timestamp } from '../../kernel/pages/layout.js'
-import { CLIENT_NAME_MAX_LENGTH, MAX_URIS, MAX_URI_LENGTH, type OidcClient, type OidcClientError } from './clients.js'
+import { CLIENT_NAME_MAX_LENGTH, LOGO_URL_MAX_LENGTH, MAX_URIS, MAX_URI_LENGTH, type OidcClient, type OidcClientError } from './clients.js'
 import { type ClientsMessageKey, clientsTranslator } from './messages.js'
 
 /** The console's section of the applications, and the pages below it. */
@@ -61,10 +61,21 @@ export function refusalText(t: ClientsTranslate, error: OidcClientError, clientI
     'too-many-uris': 'clients.error.tooManyUris',
     uri: 'clients.error.uri',
     taken: 'clients.error.taken',
-    'public-has-no-secret': 'clients.error.publicHasNoSecret'
+    'public-has-no-secret': 'clients.error.publicHasNoSecret',
+    'id-token-alg': 'clients.error.idTokenAlg',
+    pkce: 'clients.error.pkce',
+    'auth-method': 'clients.error.authMethod',
+    'native-uri': 'clients.error.nativeUri',
+    'logo-url': 'clients.error.logoUrl'
   }
   const key = error.problem === 'unknown' ? 'clients.error.id' : keys[error.problem]
-  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', clientId })
+  return t(key, {
+    max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS,
+    length: MAX_URI_LENGTH,
+    logoMax: LOGO_URL_MAX_LENGTH,
+    uri: error.uri ?? '',
+    clientId
+  })
 }
 
 function CsrfField({ csrf }: { csrf: string }) {

@@ -119,7 +119,30 @@ const clientsEn = {
   'clients.error.tooManyUris': 'At most {max} redirect URIs and {max} post-logout redirect URIs.',
   'clients.error.uri': 'Not an http(s) address without a fragment, of at most {length} characters: {uri}',
   'clients.error.taken': 'An application with the client id {clientId} already exists.',
-  'clients.error.publicHasNoSecret': 'A public application has no secret to replace.'
+  'clients.error.publicHasNoSecret': 'A public application has no secret to replace.',
+  'clients.error.idTokenAlg': 'Choose EdDSA, RS256 or ES256 for the ID tokens.',
+  'clients.error.pkce': 'A public application always uses PKCE: it is its only proof.',
+  'clients.error.authMethod': 'A confidential application sends its secret in a Basic header or in the request body; a public one sends none.',
+  'clients.error.nativeUri':
+    'A private-use scheme such as {uri} is for phone and desktop applications, which are public: register it on a public application, beside loopback (127.0.0.1) or https addresses only.',
+  'clients.error.logoUrl': 'The logo must be an https address (http only on localhost) of at most {logoMax} characters, without a fragment.',
+  'clients.logo.alt': 'Logo of {name}',
+  'clients.settings.idTokenAlg': 'ID tokens signed with',
+  'clients.settings.pkce': 'PKCE',
+  'clients.settings.authMethod': 'Secret sent',
+  'clients.field.logoUrl': 'Logo URL',
+  'clients.field.logoUrlHint': 'An https address of an image the consent page shows beside the name; empty for none.',
+  'clients.field.idTokenAlg': 'ID token signing algorithm',
+  'clients.field.idTokenAlgHint': 'EdDSA unless the application needs another: RS256 is the one every OpenID Connect application knows (Immich, older applications).',
+  'clients.field.pkce': 'PKCE',
+  'clients.field.pkceRequired': 'Required (recommended)',
+  'clients.field.pkceOptional': 'Optional: for a server-side application that sends none (confidential only)',
+  'clients.field.authMethod': 'How the application sends its secret',
+  'clients.field.authBasic': 'In a Basic header (client_secret_basic)',
+  'clients.field.authPost': 'In the request body (client_secret_post)',
+  'clients.field.authHint': 'A public application sends none.',
+  'clients.pkce.required': 'required',
+  'clients.pkce.optional': 'optional'
 } as const
 
 export type ClientsMessageKey = keyof typeof clientsEn
@@ -180,7 +203,30 @@ const clientsEs: Record<ClientsMessageKey, string> = {
   'clients.error.tooManyUris': 'Como mucho {max} URI de redirección y {max} URI de redirección tras cerrar sesión.',
   'clients.error.uri': 'No es una dirección http(s) sin fragmento, de como mucho {length} caracteres: {uri}',
   'clients.error.taken': 'Ya existe una aplicación con el id de cliente {clientId}.',
-  'clients.error.publicHasNoSecret': 'Una aplicación pública no tiene secreto que cambiar.'
+  'clients.error.publicHasNoSecret': 'Una aplicación pública no tiene secreto que cambiar.',
+  'clients.error.idTokenAlg': 'Elige EdDSA, RS256 o ES256 para los tokens de ID.',
+  'clients.error.pkce': 'Una aplicación pública siempre usa PKCE: es su única prueba.',
+  'clients.error.authMethod': 'Una aplicación confidencial envía su secreto en una cabecera Basic o en el cuerpo de la petición; una pública no envía ninguno.',
+  'clients.error.nativeUri':
+    'Un esquema de uso privado como {uri} es para aplicaciones de teléfono o de escritorio, que son públicas: regístralo en una aplicación pública, junto a direcciones de loopback (127.0.0.1) o https solamente.',
+  'clients.error.logoUrl': 'El logotipo debe ser una dirección https (http solo en localhost) de como mucho {logoMax} caracteres, sin fragmento.',
+  'clients.logo.alt': 'Logotipo de {name}',
+  'clients.settings.idTokenAlg': 'Tokens de ID firmados con',
+  'clients.settings.pkce': 'PKCE',
+  'clients.settings.authMethod': 'Envío del secreto',
+  'clients.field.logoUrl': 'URL del logotipo',
+  'clients.field.logoUrlHint': 'Una dirección https de una imagen que la página de consentimiento muestra junto al nombre; vacía si no hay.',
+  'clients.field.idTokenAlg': 'Algoritmo de firma de los tokens de ID',
+  'clients.field.idTokenAlgHint': 'EdDSA salvo que la aplicación necesite otro: RS256 es el que conocen todas las aplicaciones OpenID Connect (Immich, aplicaciones antiguas).',
+  'clients.field.pkce': 'PKCE',
+  'clients.field.pkceRequired': 'Obligatorio (recomendado)',
+  'clients.field.pkceOptional': 'Opcional: para una aplicación de servidor que no lo envía (solo confidenciales)',
+  'clients.field.authMethod': 'Cómo envía la aplicación su secreto',
+  'clients.field.authBasic': 'En una cabecera Basic (client_secret_basic)',
+  'clients.field.authPost': 'En el cuerpo de la petición (client_secret_post)',
+  'clients.field.authHint': 'Una aplicación pública no envía ninguno.',
+  'clients.pkce.required': 'obligatorio',
+  'clients.pkce.optional': 'opcional'
 }
 
 export const CLIENTS_MESSAGES: Catalogues<ClientsMessageKey> = { en: clientsEn, es: clientsEs }
