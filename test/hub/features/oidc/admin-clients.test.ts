@@ -70,7 +70,11 @@ describe.each(databasesUnderTest())('the applications’ admin API, on $name', (
       redirectUris: [CALLBACK, 'https://git.example/cb'],
       postLogoutRedirectUris: ['https://git.example/'],
       backchannelLogoutUri: null,
-      createdAt: client.createdAt
+      createdAt: client.createdAt,
+      idTokenAlg: 'EdDSA',
+      pkce: 'required',
+      authMethod: 'client_secret_basic',
+      logoUrl: null
     })
     const row = await hub.handle.db.selectFrom('oidcClients').selectAll().where('id', '=', 'gitea').executeTakeFirstOrThrow()
     expect(row.secretHash).toBe(hashSecret(secret))
