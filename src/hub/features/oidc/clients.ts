@@ -407,7 +407,9 @@ export function logoUrlProblem(value: string): string | null {
   if (value.length > LOGO_URL_MAX_LENGTH) return `A logo URL may be at most ${LOGO_URL_MAX_LENGTH} characters`
   const url = URL.parse(value)
   const local = url !== null && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
-  if (!url || !(url.protocol === 'https:' || local) || url.username !== '' || url.password !== '' || value.includes('#') || url.href !== value) {
+  // The address goes into the page's CSP as an image source (policyWithImages), where these would end it.
+  const breaksPolicy = /[;,'"\s]/.test(value)
+  if (!url || !(url.protocol === 'https:' || local) || url.username !== '' || url.password !== '' || value.includes('#') || url.href !== value || breaksPolicy) {
     return 'A logo URL must be an https URL (http only on localhost), without a fragment or credentials, written in full (https://photos.example/logo.png)'
   }
   return null

@@ -24,7 +24,8 @@ const en = {
   'error.detail': 'Details: {detail}',
   'applications.heading': 'Connected applications',
   'applications.none': 'No application outside Hearth signs you in.',
-  'applications.revoke': 'Disconnect'
+  'applications.revoke': 'Disconnect',
+  'applications.logo': 'Logo of {name}'
 }
 
 export type OidcMessageKey = keyof typeof en
@@ -48,7 +49,8 @@ const es: Record<OidcMessageKey, string> = {
   'error.detail': 'Detalles: {detail}',
   'applications.heading': 'Aplicaciones conectadas',
   'applications.none': 'Ninguna aplicación ajena a Hearth te identifica.',
-  'applications.revoke': 'Desconectar'
+  'applications.revoke': 'Desconectar',
+  'applications.logo': 'Logotipo de {name}'
 }
 
 export const OIDC_CATALOGUES: Record<Language, Record<OidcMessageKey, string>> = { en, es }
