@@ -85,7 +85,8 @@ const clientsEn = {
   'clients.field.clientId': 'Client id',
   'clients.field.clientIdHint': '1 to 59 lower-case letters, digits, “_” or “-”. It cannot be changed later.',
   'clients.field.redirectUris': 'Redirect URIs, one per line',
-  'clients.field.redirectUrisHint': 'Where the hub sends the browser back with a code: http(s) addresses without a fragment, matched exactly.',
+  'clients.field.redirectUrisHint':
+    'Where the hub sends the browser back with a code: http(s) addresses without a fragment, matched exactly. A public phone or desktop application may also use its own scheme (app.immich:///oauth-callback) and http://127.0.0.1/… on any port.',
   'clients.field.postLogoutRedirectUris': 'Post-logout redirect URIs, one per line',
   'clients.field.backchannelLogoutUri': 'Back-channel logout URI',
   'clients.field.backchannelLogoutUriHint': 'Where the hub tells the application that a session ended; empty for none.',
@@ -169,7 +170,8 @@ const clientsEs: Record<ClientsMessageKey, string> = {
   'clients.field.clientId': 'Id de cliente',
   'clients.field.clientIdHint': 'De 1 a 59 letras minúsculas, cifras, «_» o «-». No se puede cambiar después.',
   'clients.field.redirectUris': 'URI de redirección, una por línea',
-  'clients.field.redirectUrisHint': 'Adonde el hub devuelve el navegador con un código: direcciones http(s) sin fragmento, comparadas exactamente.',
+  'clients.field.redirectUrisHint':
+    'Adonde el hub devuelve el navegador con un código: direcciones http(s) sin fragmento, comparadas exactamente. Una aplicación pública de teléfono o de escritorio también puede usar su propio esquema (app.immich:///oauth-callback) y http://127.0.0.1/… en cualquier puerto.',
   'clients.field.postLogoutRedirectUris': 'URI de redirección tras cerrar sesión, una por línea',
   'clients.field.backchannelLogoutUri': 'URI de cierre de sesión por canal trasero',
   'clients.field.backchannelLogoutUriHint': 'Donde el hub avisa a la aplicación de que una sesión terminó; vacía si no hay.',
