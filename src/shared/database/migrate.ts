@@ -35,6 +35,7 @@ import * as billing from './migrations/0054-billing.js'
 import * as chosenLocale from './migrations/0055-chosen-locale.js'
 import * as administration from './migrations/0056-administration.js'
 import * as clientAllowedGroups from './migrations/0057-client-allowed-groups.js'
+import * as clientSettings from './migrations/0058-client-settings.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -63,7 +64,8 @@ const migrations: Record<string, Migration> = {
   '0054-billing': billing,
   '0055-chosen-locale': chosenLocale,
   '0056-administration': administration,
-  '0057-client-allowed-groups': clientAllowedGroups
+  '0057-client-allowed-groups': clientAllowedGroups,
+  '0058-client-settings': clientSettings
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }
