@@ -37,6 +37,8 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
       // Every account is on the free plan until another is set (docs/billing.md).
       plan: 'free',
       entitlements: [],
+      // Every SSO token carries the person's groups, [] when none (docs/oidc.md, "Groups").
+      groups: [],
       iat: expect.any(Number),
       exp: expect.any(Number),
       jti: expect.any(String)
