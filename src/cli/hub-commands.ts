@@ -313,8 +313,8 @@ async function rotateKeys(config: Config, io: CliIo): Promise<number> {
     io.err('HUB_SIGNING_KEY is set: keys come from the environment. Put the new key first in its JSON array, keeping the old one until its tokens have expired.')
     return 1
   }
-  const kid = await rotateSigningKeys(config.shared.dataDir, new Date())
-  io.out(`New signing key ${kid}; the previous one stays published until its tokens have expired.`)
+  const kids = await rotateSigningKeys(config.shared.dataDir, new Date())
+  io.out(`New signing keys ${kids.join(', ')} (EdDSA, RS256, ES256); the previous ones stay published until their tokens have expired.`)
   return 0
 }
 
@@ -326,7 +326,11 @@ const CLIENT_OPTIONS = {
   'backchannel-logout-uri': { type: 'string' },
   public: { type: 'boolean' },
   'first-party': { type: 'boolean' },
-  'third-party': { type: 'boolean' }
+  'third-party': { type: 'boolean' },
+  'logo-url': { type: 'string' },
+  'id-token-alg': { type: 'string' },
+  pkce: { type: 'string' },
+  'auth-method': { type: 'string' }
 } as const
 
 function clientOptionsOf(values: {
@@ -339,6 +343,10 @@ function clientOptionsOf(values: {
   'first-party'?: boolean
   'third-party'?: boolean
   groups?: string
+  'logo-url'?: string
+  'id-token-alg'?: string
+  pkce?: string
+  'auth-method'?: string
 }): ClientCommandOptions {
   return {
     id: values.id,
@@ -346,6 +354,10 @@ function clientOptionsOf(values: {
     redirectUris: values['redirect-uri'],
     postLogoutRedirectUris: values['post-logout-redirect-uri'],
     backchannelLogoutUri: values['backchannel-logout-uri'],
+    logoUrl: values['logo-url'],
+    idTokenAlg: values['id-token-alg'],
+    pkce: values.pkce,
+    authMethod: values['auth-method'],
     public: values.public ?? false,
     firstParty: values['first-party'] ?? false,
     thirdParty: values['third-party'] ?? false,

@@ -1,4 +1,12 @@
-import { type OidcClientChanges, OidcClientError, UNKNOWN_CLIENT_ID, createOidcClients } from '../hub/features/oidc/clients.js'
+import {
+  type AuthMethod,
+  type IdTokenAlgorithm,
+  type OidcClientChanges,
+  OidcClientError,
+  type PkcePolicy,
+  UNKNOWN_CLIENT_ID,
+  createOidcClients
+} from '../hub/features/oidc/clients.js'
 import type { Config } from '../shared/config.js'
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
@@ -10,7 +18,9 @@ where it tells the application that a session ended. --public registers a client
 (a single-page or native application: PKCE is its only proof); otherwise the secret is printed
 once and only its hash is kept, so note it then. --first-party skips the consent page (the family's
 own applications). --groups limits the application to the members of the groups named (comma-separated,
-each an existing group's); without it, everyone with an account may use it. clients:update changes what its options name (a list given replaces the list);
+each an existing group's); without it, everyone with an account may use it. --id-token-alg, --pkce and
+--auth-method fit the client to what the application speaks; --name and --logo-url are what the consent
+page shows. clients:update changes what its options name (a list given replaces the list);
 clients:rotate-secret prints a new secret once, and the old one stops working at once.
 clients:remove ends every grant and token the application holds. Administrators do the same from
 the console's Applications section and /api/admin/clients (docs/administration.md).`
@@ -18,7 +28,8 @@ the console's Applications section and /api/admin/clients (docs/administration.m
 /** Each clients:* command's own help, as `npm run hub -- clients:add --help` prints it. */
 export const CLIENTS_HELP = {
   'clients:add': `Usage: npm run hub -- clients:add --id ID --redirect-uri URL [--redirect-uri URL...] [--public] [--first-party]
-                 [--name NAME] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--groups NAME,NAME]
+                 [--name NAME] [--logo-url URL] [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL]
+                 [--id-token-alg EdDSA|RS256|ES256] [--pkce required|optional] [--auth-method METHOD] [--groups NAME,NAME]
 
 Registers an application that signs in with the hub over OpenID Connect (docs/oidc.md). A
 confidential client's secret is printed once and only its hash is kept, so note it then.
@@ -32,8 +43,20 @@ Options:
   --public                          a client that keeps no secret (a single-page or native
                                     application: PKCE is its only proof)
   --first-party                     skips the consent page (the family's own applications)
+  --logo-url URL                    the logo the consent page shows: https (http only on localhost)
+  --id-token-alg EdDSA|RS256|ES256  what its ID tokens are signed with (default EdDSA; RS256 for
+                                    applications that know no other, such as Immich)
+  --pkce required|optional          whether a confidential client must use PKCE (default required;
+                                    a public client always must)
+  --auth-method METHOD              how a confidential client sends its secret to the token endpoint:
+                                    client_secret_basic (default) or client_secret_post; a public
+                                    client's is none
   --groups NAME,NAME                only members of these groups may sign in to it (names, whatever
-                                    their case; each must exist); without it, everyone may`,
+                                    their case; each must exist); without it, everyone may
+
+A native application (RFC 8252) is a --public client whose redirect URIs are a private-use scheme
+of a reverse domain name (app.immich:///oauth-callback, com.example.app:/callback) or http on a
+loopback address (http://127.0.0.1/callback, any port accepted).`,
   'clients:list': `Usage: npm run hub -- clients:list
 
 Lists the registered OpenID Connect clients: id, name, kind, redirect URIs, when each was added
@@ -41,6 +64,7 @@ and, for one limited to groups, which.
 It takes no options.`,
   'clients:update': `Usage: npm run hub -- clients:update --id ID [--name NAME] [--redirect-uri URL...]
                  [--post-logout-redirect-uri URL...] [--backchannel-logout-uri URL] [--first-party | --third-party]
+                 [--logo-url URL] [--id-token-alg EdDSA|RS256|ES256] [--pkce required|optional] [--auth-method METHOD]
                  [--groups NAME,NAME]
 
 Changes a registered client, by the rules of clients:add; what no option names stays as it is. The
@@ -54,6 +78,10 @@ Options:
   --backchannel-logout-uri URL      replaces the back-channel logout URI; "" for none
   --first-party                     skips the consent page from now on
   --third-party                     asks for consent again
+  --logo-url URL                    replaces the logo; "" for none
+  --id-token-alg EdDSA|RS256|ES256  what its ID tokens are signed with from now on
+  --pkce required|optional          whether a confidential client must use PKCE
+  --auth-method METHOD              client_secret_basic or client_secret_post (confidential clients)
   --groups NAME,NAME                replaces the groups whose members alone may use it; "" lets
                                     everyone use it again`,
   'clients:rotate-secret': `Usage: npm run hub -- clients:rotate-secret --id ID
@@ -84,6 +112,19 @@ export interface ClientCommandOptions {
   thirdParty: boolean
   /** Group names; [] (clients:update --groups "") lets everyone use it. */
   allowedGroups?: string[] | undefined
+  logoUrl?: string | undefined
+  idTokenAlg?: string | undefined
+  pkce?: string | undefined
+  authMethod?: string | undefined
+}
+
+/** The client settings as given; clients.ts checks each against its list and refuses any other value. */
+function settingsOf(options: ClientCommandOptions): Pick<OidcClientChanges, 'idTokenAlg' | 'pkce' | 'authMethod'> {
+  return {
+    ...(options.idTokenAlg === undefined ? {} : { idTokenAlg: options.idTokenAlg as IdTokenAlgorithm }),
+    ...(options.pkce === undefined ? {} : { pkce: options.pkce as PkcePolicy }),
+    ...(options.authMethod === undefined ? {} : { authMethod: options.authMethod as AuthMethod })
+  }
 }
 
 export type ClientsCommand = 'clients:add' | 'clients:list' | 'clients:update' | 'clients:rotate-secret' | 'clients:remove'
@@ -132,7 +173,9 @@ async function addClient(config: Config, options: ClientCommandOptions & { id: s
         ...(options.backchannelLogoutUri ? { backchannelLogoutUri: options.backchannelLogoutUri } : {}),
         public: options.public,
         firstParty: options.firstParty,
-        ...(options.allowedGroups === undefined ? {} : { allowedGroups: options.allowedGroups })
+        ...(options.allowedGroups === undefined ? {} : { allowedGroups: options.allowedGroups }),
+        ...settingsOf(options),
+        ...(options.logoUrl ? { logoUrl: options.logoUrl } : {})
       },
       new Date()
     )
@@ -151,7 +194,11 @@ const OPTION_OF: Record<keyof OidcClientChanges, string> = {
   postLogoutRedirectUris: '--post-logout-redirect-uri',
   backchannelLogoutUri: '--backchannel-logout-uri',
   firstParty: '--first-party',
-  allowedGroups: '--groups'
+  allowedGroups: '--groups',
+  idTokenAlg: '--id-token-alg',
+  pkce: '--pkce',
+  authMethod: '--auth-method',
+  logoUrl: '--logo-url'
 }
 
 async function updateClient(config: Config, options: ClientCommandOptions & { id: string }, io: Io): Promise<number> {
@@ -170,7 +217,9 @@ async function updateClient(config: Config, options: ClientCommandOptions & { id
     ...(options.postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris: options.postLogoutRedirectUris.filter((uri) => uri !== '') }),
     ...(options.backchannelLogoutUri === undefined ? {} : { backchannelLogoutUri: options.backchannelLogoutUri === '' ? null : options.backchannelLogoutUri }),
     ...(options.firstParty ? { firstParty: true } : options.thirdParty ? { firstParty: false } : {}),
-    ...(options.allowedGroups === undefined ? {} : { allowedGroups: options.allowedGroups })
+    ...(options.allowedGroups === undefined ? {} : { allowedGroups: options.allowedGroups }),
+    ...settingsOf(options),
+    ...(options.logoUrl === undefined ? {} : { logoUrl: options.logoUrl === '' ? null : options.logoUrl })
   }
   const { changed } = await withDatabase(config.shared, (db) => createOidcClients(db).update(options.id, changes))
   io.out(changed.length === 0 ? `Nothing changed for ${options.id}.` : `Updated ${options.id}: ${changed.map((field) => OPTION_OF[field]).join(', ')}.`)
@@ -192,7 +241,8 @@ async function listClients(config: Config, io: Io): Promise<number> {
   }
   for (const client of clients) {
     const kind = `${client.public ? 'public' : 'confidential'}${client.firstParty ? ', first-party' : ''}`
-    io.out(escapeForTerminal(`${client.id}  "${client.name}"  ${kind}  redirect ${client.redirectUris.join(' ')}  added ${client.createdAt}${whoMayUse(client)}`))
+    const settings = `ID tokens ${client.idTokenAlg}, PKCE ${client.pkce}, auth ${client.authMethod}${client.logoUrl === null ? '' : `, logo ${client.logoUrl}`}`
+    io.out(escapeForTerminal(`${client.id}  "${client.name}"  ${kind}  redirect ${client.redirectUris.join(' ')}  added ${client.createdAt}  ${settings}${whoMayUse(client)}`))
   }
   return 0
 }

@@ -42,11 +42,19 @@ export function registerClient(handle: TestDatabase, client: Partial<NewOidcClie
   )
 }
 
-/** openid-client, configured by discovery as an application would be (plain http: a test hub). */
-export function relyingParty(issuer: string, clientId: string, secret: string | null): Promise<openid.Configuration> {
-  return openid.discovery(new URL(issuer), clientId, undefined, secret === null ? openid.None() : openid.ClientSecretBasic(secret), {
-    execute: [openid.allowInsecureRequests]
-  })
+/**
+ * openid-client, configured by discovery as an application would be (plain http: a test hub):
+ * HTTP Basic for a confidential client unless `auth` says otherwise, and the client `metadata` the
+ * application states (its ID token algorithm, say).
+ */
+export function relyingParty(
+  issuer: string,
+  clientId: string,
+  secret: string | null,
+  options: { auth?: openid.ClientAuth; metadata?: Partial<openid.ClientMetadata> } = {}
+): Promise<openid.Configuration> {
+  const auth = options.auth ?? (secret === null ? openid.None() : openid.ClientSecretBasic(secret))
+  return openid.discovery(new URL(issuer), clientId, options.metadata, auth, { execute: [openid.allowInsecureRequests] })
 }
 
 /**
@@ -108,20 +116,23 @@ export class CookieBrowser {
   }
 }
 
-/** An authorization request with PKCE and its checks, as the relying party builds it. */
-export async function authorizationRequest(config: openid.Configuration, scope = 'openid email profile') {
+/**
+ * An authorization request and its checks, as the relying party builds it: with PKCE unless
+ * `pkce: false` (a server-side application that sends none), to RP_CALLBACK unless `redirectUri`.
+ */
+export async function authorizationRequest(config: openid.Configuration, scope = 'openid email profile', options: { pkce?: boolean; redirectUri?: string } = {}) {
   const pkceCodeVerifier = openid.randomPKCECodeVerifier()
   const expectedState = openid.randomState()
   const expectedNonce = openid.randomNonce()
+  const withPkce = options.pkce ?? true
   const url = openid.buildAuthorizationUrl(config, {
-    redirect_uri: RP_CALLBACK,
+    redirect_uri: options.redirectUri ?? RP_CALLBACK,
     scope,
-    code_challenge: await openid.calculatePKCECodeChallenge(pkceCodeVerifier),
-    code_challenge_method: 'S256',
+    ...(withPkce ? { code_challenge: await openid.calculatePKCECodeChallenge(pkceCodeVerifier), code_challenge_method: 'S256' } : {}),
     state: expectedState,
     nonce: expectedNonce
   })
-  return { url, checks: { pkceCodeVerifier, expectedState, expectedNonce } }
+  return { url, checks: { ...(withPkce ? { pkceCodeVerifier } : {}), expectedState, expectedNonce } }
 }
 
 /** A small HTTP server that records the back-channel logout tokens posted to it. */

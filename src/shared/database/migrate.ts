@@ -35,6 +35,7 @@ import * as billing from './migrations/0054-billing.js'
 import * as chosenLocale from './migrations/0055-chosen-locale.js'
 import * as administration from './migrations/0056-administration.js'
 import * as clientAllowedGroups from './migrations/0057-client-allowed-groups.js'
+import * as clientSettings from './migrations/0058-client-settings.js'
 import * as groupPlans from './migrations/0059-group-plans.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0055-chosen-locale': chosenLocale,
   '0056-administration': administration,
   '0057-client-allowed-groups': clientAllowedGroups,
+  '0058-client-settings': clientSettings,
   '0059-group-plans': groupPlans
 }
 

@@ -317,6 +317,13 @@ export interface OidcClientsTable {
   /** JSON array of group ids (migration 0057): `[]`, everyone may use it; else members of those groups only. */
   allowedGroups: string
   createdAt: string
+  /** `EdDSA`, `RS256` or `ES256`: what the client's ID tokens (and signed userinfo) are signed with. */
+  idTokenAlg: string
+  /** `required` or `optional` (confidential clients only). */
+  pkce: string
+  /** `client_secret_basic`, `client_secret_post`, or `none` (public clients). */
+  authMethod: string
+  logoUrl: string | null
 }
 
 /** The task manager's browser sessions (migration 0053). */

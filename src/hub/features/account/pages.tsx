@@ -28,7 +28,7 @@ export function accountPages({ ownAccount, sections }: AccountPagesOptions): Hub
         const [profile, signInMethods, shownSections] = await Promise.all([
           ownAccount.profileOf(session.userId),
           shell.signInMethodsOf(session.userId),
-          Promise.all(sections.map((section) => section(session)))
+          Promise.all(sections.map((section) => section(session, reply)))
         ])
         // A session outlives no account, but a read can race the account's deletion.
         if (!profile) return reply.redirect(loginPathReturningTo(request.url), 303)

@@ -6,10 +6,36 @@ import type { App } from '../../../shared/http/server.js'
 import type { AuditRequest } from '../../kernel/audit/context.js'
 import { conflict } from '../../kernel/http/http-errors.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
-import { CLIENT_NAME_MAX_LENGTH, MAX_URIS, MAX_URI_LENGTH, type OidcClient, OidcClientError, type OidcClients, UNKNOWN_CLIENT_ID } from './clients.js'
+import {
+  AUTH_METHODS,
+  CLIENT_NAME_MAX_LENGTH,
+  ID_TOKEN_ALGORITHMS,
+  LOGO_URL_MAX_LENGTH,
+  MAX_URIS,
+  MAX_URI_LENGTH,
+  type OidcClient,
+  OidcClientError,
+  type OidcClients,
+  PKCE_POLICIES,
+  UNKNOWN_CLIENT_ID
+} from './clients.js'
 
 export const ADMIN_CLIENTS_PATH = '/api/admin/clients'
 const tags = ['administration']
+
+const IdTokenAlg = Type.Union(
+  [Type.Literal(ID_TOKEN_ALGORITHMS[0]), Type.Literal(ID_TOKEN_ALGORITHMS[1]), Type.Literal(ID_TOKEN_ALGORITHMS[2])],
+  { description: 'What the client’s ID tokens are signed with: EdDSA by default; RS256 for applications that know no other' }
+)
+const Pkce = Type.Union(
+  [Type.Literal(PKCE_POLICIES[0]), Type.Literal(PKCE_POLICIES[1])],
+  { description: 'Whether the client must use PKCE: `required` by default, always for a public client' }
+)
+const AuthMethod = Type.Union(
+  [Type.Literal(AUTH_METHODS[0]), Type.Literal(AUTH_METHODS[1]), Type.Literal(AUTH_METHODS[2])],
+  { description: 'How the client sends its secret to the token endpoint: `client_secret_basic` by default, `client_secret_post`; `none` for a public client (always)' }
+)
+const LogoUrl = Type.String({ description: `An https URL (http only on localhost) of the logo the consent page, /account and the console show; at most ${LOGO_URL_MAX_LENGTH} characters` })
 
 /**
  * An application as the admin API and the console show it. Issue 30 adds its ID token algorithm,
@@ -27,13 +53,17 @@ export const AdminClient = Type.Object({
   limitedToGroups: Type.Boolean({
     description: 'Whether only members of allowedGroups may sign in: true with an empty allowedGroups when every group it was limited to has been deleted (then nobody may, until groups are chosen again)'
   }),
-  createdAt: Type.String({ format: 'date-time' })
+  createdAt: Type.String({ format: 'date-time' }),
+  idTokenAlg: IdTokenAlg,
+  pkce: Pkce,
+  authMethod: AuthMethod,
+  logoUrl: Type.Union([LogoUrl, Type.Null()])
 })
 
 const Secret = Type.String({ description: 'The client secret: shown this once, only its hash is kept' })
 const AddedClient = Type.Object({ ...AdminClient.properties, secret: Type.Optional(Secret) }, { description: 'The client; `secret` for a confidential one only' })
 
-const RULES = `The rules of clients:add: ids are 1 to 59 of a-z, 0-9, "_" and "-"; names 1 to ${CLIENT_NAME_MAX_LENGTH} visible characters; URIs http(s) without a fragment, of at most ${MAX_URI_LENGTH} characters; one to ${MAX_URIS} redirect URIs, at most ${MAX_URIS} post-logout ones`
+const RULES = `The rules of clients:add: ids are 1 to 59 of a-z, 0-9, "_" and "-"; names 1 to ${CLIENT_NAME_MAX_LENGTH} visible characters; URIs http(s) without a fragment, of at most ${MAX_URI_LENGTH} characters; one to ${MAX_URIS} redirect URIs, at most ${MAX_URIS} post-logout ones. A public client may also redirect to a private-use scheme of a reverse domain name (app.immich:///oauth-callback) and to http on a loopback address on any port (RFC 8252); a confidential one never to a private-use scheme. A public client's PKCE is required and its authentication method none`
 const UriList = (description: string) => Type.Array(Type.String(), { description })
 const AllowedGroups = (description: string) => Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100, description: `Group names, whatever their case, each an existing group's (else 400). ${description}` })
 const NewClientBody = Type.Object(
@@ -45,7 +75,11 @@ const NewClientBody = Type.Object(
     backchannelLogoutUri: Type.Optional(Type.String()),
     public: Type.Optional(Type.Boolean({ description: 'No secret (a single-page or native application); false by default' })),
     firstParty: Type.Optional(Type.Boolean({ description: 'Skips the consent page; false by default' })),
-    allowedGroups: Type.Optional(AllowedGroups('Only their members may sign in to it; none (the default), everyone may'))
+    allowedGroups: Type.Optional(AllowedGroups('Only their members may sign in to it; none (the default), everyone may')),
+    idTokenAlg: Type.Optional(IdTokenAlg),
+    pkce: Type.Optional(Pkce),
+    authMethod: Type.Optional(AuthMethod),
+    logoUrl: Type.Optional(LogoUrl)
   },
   { additionalProperties: false }
 )
@@ -56,7 +90,11 @@ const ClientChangesBody = Type.Object(
     postLogoutRedirectUris: Type.Optional(UriList('Replaces the list')),
     backchannelLogoutUri: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'null removes it' })),
     firstParty: Type.Optional(Type.Boolean()),
-    allowedGroups: Type.Optional(AllowedGroups('Replaces the list; [] lets everyone sign in to it'))
+    allowedGroups: Type.Optional(AllowedGroups('Replaces the list; [] lets everyone sign in to it')),
+    idTokenAlg: Type.Optional(IdTokenAlg),
+    pkce: Type.Optional(Pkce),
+    authMethod: Type.Optional(AuthMethod),
+    logoUrl: Type.Optional(Type.Union([LogoUrl, Type.Null()], { description: 'null removes it' }))
   },
   { additionalProperties: false, description: 'Only what is given changes; the id and the kind (public or confidential) never do' }
 )
@@ -80,7 +118,11 @@ export function clientView(client: OidcClient) {
     backchannelLogoutUri: client.backchannelLogoutUri,
     allowedGroups: client.allowedGroups,
     limitedToGroups: client.limitedToGroups,
-    createdAt: client.createdAt
+    createdAt: client.createdAt,
+    idTokenAlg: client.idTokenAlg,
+    pkce: client.pkce,
+    authMethod: client.authMethod,
+    logoUrl: client.logoUrl
   }
 }
 
@@ -153,7 +195,7 @@ export async function adminClientRoutes(app: App, { clients, audit, now }: Admin
       }
     },
     async (request, reply) => {
-      const { clientId, name, redirectUris, postLogoutRedirectUris, backchannelLogoutUri, public: isPublic, firstParty, allowedGroups } = request.body
+      const { clientId, name, redirectUris, postLogoutRedirectUris, backchannelLogoutUri, public: isPublic, firstParty, allowedGroups, idTokenAlg, pkce, authMethod, logoUrl } = request.body
       const secret = await answering(() =>
         clients.add(
           {
@@ -164,7 +206,11 @@ export async function adminClientRoutes(app: App, { clients, audit, now }: Admin
             ...(backchannelLogoutUri ? { backchannelLogoutUri } : {}),
             public: isPublic ?? false,
             firstParty: firstParty ?? false,
-            ...(allowedGroups ? { allowedGroups } : {})
+            ...(allowedGroups ? { allowedGroups } : {}),
+            ...(idTokenAlg ? { idTokenAlg } : {}),
+            ...(pkce ? { pkce } : {}),
+            ...(authMethod ? { authMethod } : {}),
+            ...(logoUrl ? { logoUrl } : {})
           },
           now()
         )
@@ -183,7 +229,7 @@ export async function adminClientRoutes(app: App, { clients, audit, now }: Admin
     {
       config: changeConfig,
       schema: {
-        summary: 'Change an application’s name, redirect URIs, logout URIs, first-party standing or groups; it counts at once',
+        summary: 'Change an application’s name, logo, redirect URIs, logout URIs, first-party standing, groups, ID token algorithm, PKCE or authentication method; it counts at once',
         description: RULES,
         tags,
         params: ClientParams,

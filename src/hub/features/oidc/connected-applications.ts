@@ -5,6 +5,7 @@ import type { ConsentLog, WithdrawConsents } from '../../kernel/records/consents
 export interface ConnectedApplication {
   clientId: string
   name: string
+  logoUrl: string | null
   /** The scopes granted, as the consent page listed them. */
   scopes: string[]
   grantedAt: string
@@ -36,7 +37,7 @@ export function createConnectedApplications(db: Kysely<Database>, now: () => Dat
     async list(accountId: string): Promise<ConnectedApplication[]> {
       const rows = await liveGrants(accountId)
         .innerJoin('oidcClients', 'oidcClients.id', 'oidcProviderRecords.clientId')
-        .select(['oidcClients.id as clientId', 'oidcClients.name', 'oidcProviderRecords.payload'])
+        .select(['oidcClients.id as clientId', 'oidcClients.name', 'oidcClients.logoUrl', 'oidcProviderRecords.payload'])
         .orderBy('oidcClients.id')
         .execute()
       const byClient = new Map<string, ConnectedApplication>()
@@ -48,6 +49,7 @@ export function createConnectedApplications(db: Kysely<Database>, now: () => Dat
         byClient.set(row.clientId, {
           clientId: row.clientId,
           name: row.name,
+          logoUrl: row.logoUrl,
           scopes: [...new Set([...(known?.scopes ?? []), ...scopes])],
           grantedAt: known && known.grantedAt < grantedAt ? known.grantedAt : grantedAt
         })

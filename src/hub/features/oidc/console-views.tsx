@@ -1,7 +1,20 @@
 import { CSRF_FORM_FIELD } from '../../kernel/pipeline/csrf.js'
 import { type ConsoleSection, ConsoleLayout } from '../../kernel/pages/console.js'
 import { ColumnHeadings, type PageContext, Timestamp } from '../../kernel/pages/layout.js'
-import { CLIENT_NAME_MAX_LENGTH, MAX_URIS, MAX_URI_LENGTH, type OidcClient, type OidcClientError } from './clients.js'
+import { type ComponentChildren } from 'preact'
+import { ApplicationLogo } from './applications-section.js'
+import {
+  type AuthMethod,
+  CLIENT_NAME_MAX_LENGTH,
+  ID_TOKEN_ALGORITHMS,
+  type IdTokenAlgorithm,
+  LOGO_URL_MAX_LENGTH,
+  MAX_URIS,
+  MAX_URI_LENGTH,
+  type OidcClient,
+  type OidcClientError,
+  type PkcePolicy
+} from './clients.js'
 import { type ClientsMessageKey, clientsTranslator } from './messages.js'
 
 /** The console's section of the applications, and the pages below it. */
@@ -29,6 +42,10 @@ export interface NewApplicationForm {
   firstParty: boolean
   /** The names of the groups ticked. */
   allowedGroups: string[]
+  logoUrl: string
+  idTokenAlg: string
+  pkce: string
+  authMethod: string
 }
 
 /** The settings form as typed. */
@@ -40,9 +57,24 @@ export interface ApplicationSettingsForm {
   firstParty: boolean
   /** The names of the groups ticked. */
   allowedGroups: string[]
+  logoUrl: string
+  idTokenAlg: string
+  pkce: string
+  authMethod: string
 }
 
-export const EMPTY_NEW_APPLICATION: NewApplicationForm = { name: '', clientId: '', redirectUris: '', public: false, firstParty: false, allowedGroups: [] }
+export const EMPTY_NEW_APPLICATION: NewApplicationForm = {
+  name: '',
+  clientId: '',
+  redirectUris: '',
+  public: false,
+  firstParty: false,
+  allowedGroups: [],
+  logoUrl: '',
+  idTokenAlg: 'EdDSA',
+  pkce: 'required',
+  authMethod: 'client_secret_basic'
+}
 
 export function settingsFormOf(client: OidcClient): ApplicationSettingsForm {
   return {
@@ -51,7 +83,20 @@ export function settingsFormOf(client: OidcClient): ApplicationSettingsForm {
     postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',
     firstParty: client.firstParty,
-    allowedGroups: client.allowedGroups
+    allowedGroups: client.allowedGroups,
+    logoUrl: client.logoUrl ?? '',
+    idTokenAlg: client.idTokenAlg,
+    pkce: client.pkce,
+    authMethod: client.authMethod
+  }
+}
+
+/** The form's settings as the clients' rules take them; a public client's PKCE and method are its own. */
+export function settingsOfForm(form: Pick<NewApplicationForm, 'idTokenAlg' | 'pkce' | 'authMethod'>, isPublic: boolean) {
+  return {
+    idTokenAlg: form.idTokenAlg as IdTokenAlgorithm,
+    pkce: form.pkce as PkcePolicy,
+    ...(isPublic ? {} : { authMethod: form.authMethod as AuthMethod })
   }
 }
 
@@ -67,10 +112,22 @@ export function refusalText(t: ClientsTranslate, error: OidcClientError, clientI
     uri: 'clients.error.uri',
     taken: 'clients.error.taken',
     'public-has-no-secret': 'clients.error.publicHasNoSecret',
-    'unknown-group': 'clients.error.unknownGroup'
+    'unknown-group': 'clients.error.unknownGroup',
+    'id-token-alg': 'clients.error.idTokenAlg',
+    pkce: 'clients.error.pkce',
+    'auth-method': 'clients.error.authMethod',
+    'native-uri': 'clients.error.nativeUri',
+    'logo-url': 'clients.error.logoUrl'
   }
   const key = error.problem === 'unknown' ? 'clients.error.id' : keys[error.problem]
-  return t(key, { max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS, length: MAX_URI_LENGTH, uri: error.uri ?? '', groups: error.uri ?? '', clientId })
+  return t(key, {
+    max: error.problem === 'name' ? CLIENT_NAME_MAX_LENGTH : MAX_URIS,
+    length: MAX_URI_LENGTH,
+    logoMax: LOGO_URL_MAX_LENGTH,
+    uri: error.uri ?? '',
+    groups: error.uri ?? '',
+    clientId
+  })
 }
 
 function CsrfField({ csrf }: { csrf: string }) {
@@ -125,6 +182,88 @@ function GroupChoices({ t, groups, ticked }: { t: ClientsTranslate; groups: read
   )
 }
 
+function Choice({ name, value, checked, children }: { name: string; value: string; checked: boolean; children: ComponentChildren }) {
+  return (
+    <label class="choice">
+      <input type="radio" name={name} value={value} checked={checked} />
+      {children}
+    </label>
+  )
+}
+
+/** The fields both forms share: the logo, the ID token algorithm and, for a confidential client, PKCE and how it sends its secret. */
+function SettingsFields({ t, form, confidentialOnly }: { t: ClientsTranslate; form: Pick<NewApplicationForm, 'logoUrl' | 'idTokenAlg' | 'pkce' | 'authMethod'>; confidentialOnly: boolean }) {
+  return (
+    <>
+      <label for="application-logo-url">{t('clients.field.logoUrl')}</label>
+      <input
+        id="application-logo-url"
+        name="logoUrl"
+        type="text"
+        inputMode="url"
+        value={form.logoUrl}
+        maxLength={LOGO_URL_MAX_LENGTH}
+        autocapitalize="none"
+        spellcheck={false}
+        aria-describedby="application-logo-url-hint"
+      />
+      <p id="application-logo-url-hint" class="hint">
+        {t('clients.field.logoUrlHint')}
+      </p>
+      <label for="application-id-token-alg">{t('clients.field.idTokenAlg')}</label>
+      <select id="application-id-token-alg" name="idTokenAlg" aria-describedby="application-id-token-alg-hint">
+        {ID_TOKEN_ALGORITHMS.map((alg) => (
+          <option value={alg} selected={form.idTokenAlg === alg}>
+            {alg}
+          </option>
+        ))}
+      </select>
+      <p id="application-id-token-alg-hint" class="hint">
+        {t('clients.field.idTokenAlgHint')}
+      </p>
+      {confidentialOnly && (
+        <>
+          <fieldset>
+            <legend>{t('clients.field.pkce')}</legend>
+            <Choice name="pkce" value="required" checked={form.pkce !== 'optional'}>
+              {t('clients.field.pkceRequired')}
+            </Choice>
+            <Choice name="pkce" value="optional" checked={form.pkce === 'optional'}>
+              {t('clients.field.pkceOptional')}
+            </Choice>
+          </fieldset>
+          <fieldset aria-describedby="application-auth-method-hint">
+            <legend>{t('clients.field.authMethod')}</legend>
+            <Choice name="authMethod" value="client_secret_basic" checked={form.authMethod !== 'client_secret_post'}>
+              {t('clients.field.authBasic')}
+            </Choice>
+            <Choice name="authMethod" value="client_secret_post" checked={form.authMethod === 'client_secret_post'}>
+              {t('clients.field.authPost')}
+            </Choice>
+            <p id="application-auth-method-hint" class="hint">
+              {t('clients.field.authHint')}
+            </p>
+          </fieldset>
+        </>
+      )}
+    </>
+  )
+}
+
+/** What a client's settings are, in the page's words. */
+function SettingsSummary({ t, client }: { t: ClientsTranslate; client: OidcClient }) {
+  return (
+    <>
+      <dt>{t('clients.settings.idTokenAlg')}</dt>
+      <dd>{client.idTokenAlg}</dd>
+      <dt>{t('clients.settings.pkce')}</dt>
+      <dd>{t(client.pkce === 'optional' ? 'clients.pkce.optional' : 'clients.pkce.required')}</dd>
+      <dt>{t('clients.settings.authMethod')}</dt>
+      <dd class="secret">{client.authMethod}</dd>
+    </>
+  )
+}
+
 /** URIs one per line, each allowed to wrap anywhere (a long callback on a phone). */
 function UriList({ uris }: { uris: readonly string[] }) {
   return (
@@ -161,6 +300,7 @@ export function ApplicationsPage({
             {clients.map((client) => (
               <tr>
                 <td data-label={t('clients.name')}>
+                  <ApplicationLogo logoUrl={client.logoUrl} alt={t('clients.logo.alt', { name: client.name })} />{' '}
                   <a href={applicationPath(client.id)}>{client.name}</a>
                 </td>
                 <td data-label={t('clients.clientId')} class="secret">
@@ -227,6 +367,7 @@ export function ApplicationsPage({
             {t('clients.field.firstParty')}
           </label>
           <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
+          <SettingsFields t={t} form={form} confidentialOnly />
           <Refusal text={refusal} />
           <button type="submit">{t('clients.add.submit')}</button>
         </form>
@@ -251,6 +392,11 @@ export function ApplicationPage({
   const path = applicationPath(client.id)
   return (
     <ConsoleLayout context={context} title={client.name} sections={sections} notice={notice && t(APPLICATION_NOTICES[notice])}>
+      {client.logoUrl !== null && (
+        <p>
+          <ApplicationLogo logoUrl={client.logoUrl} alt={t('clients.logo.alt', { name: client.name })} size={64} />
+        </p>
+      )}
       <dl class="billing-summary">
         <dt>{t('clients.clientId')}</dt>
         <dd class="secret">{client.id}</dd>
@@ -266,6 +412,7 @@ export function ApplicationPage({
         <dd>
           <WhoMayUse t={t} client={client} />
         </dd>
+        <SettingsSummary t={t} client={client} />
       </dl>
       <section aria-labelledby="application-settings-heading">
         <h2 id="application-settings-heading">{t('clients.edit.heading')}</h2>
@@ -304,6 +451,7 @@ export function ApplicationPage({
             {t('clients.field.firstParty')}
           </label>
           <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
+          <SettingsFields t={t} form={form} confidentialOnly={!client.public} />
           <Refusal text={refusal} />
           <button type="submit">{t('clients.edit.submit')}</button>
         </form>

@@ -9,6 +9,7 @@ import type { ConsoleSection } from '../../kernel/pages/console.js'
 import type { PageContext } from '../../kernel/pages/layout.js'
 import type { HubPage, PageShell } from '../../kernel/pages/shell.js'
 import type { RecentSignIn } from '../../kernel/sessions/recent-sign-in.js'
+import { policyWithImages } from '../../kernel/security/security-headers.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { auditClientChange, httpErrorOf } from './admin-routes.js'
 import { type OidcClient, OidcClientError, type OidcClients } from './clients.js'
@@ -23,7 +24,8 @@ import {
   RemoveApplicationPage,
   SecretPage,
   applicationPath,
-  refusalText
+  refusalText,
+  settingsOfForm
 } from './console-views.js'
 import { clientsTranslator } from './messages.js'
 
@@ -37,6 +39,16 @@ export const APPLICATIONS_SECTION: ConsoleSection = { path: APPLICATIONS_PATH, l
 const NoticeQuery = Type.Object({ notice: Type.Optional(Type.Unknown()) })
 const ClientParams = Type.Object({ clientId: Type.String() })
 const FormBody = Type.Object({}, { additionalProperties: Type.Unknown() })
+
+/** Lets the page show the clients' logos: this page's CSP allows each by its exact address. */
+const allowLogos = (reply: FastifyReply, clients: readonly OidcClient[]) =>
+  reply.header(
+    'content-security-policy',
+    policyWithImages(
+      String(reply.getHeader('content-security-policy')),
+      clients.flatMap((client) => (client.logoUrl === null ? [] : [client.logoUrl]))
+    )
+  )
 
 const noticeOf = (query: unknown): ApplicationNotice | undefined => {
   const notice = (query as { notice?: unknown }).notice
@@ -59,7 +71,9 @@ export function applicationsConsolePages(clients: OidcClients, sections: readonl
       querystring: NoticeQuery,
       async render({ request, reply, session, shell }) {
         const context = await shell.contextOf(request, reply, session)
-        return <ApplicationsPage context={context} sections={sections} csrf={reply.formCsrfToken()} clients={await clients.list()} notice={noticeOf(request.query)} groups={await clients.groupNames()} />
+        const all = await clients.list()
+        allowLogos(reply, all)
+        return <ApplicationsPage context={context} sections={sections} csrf={reply.formCsrfToken()} clients={all} notice={noticeOf(request.query)} groups={await clients.groupNames()} />
       }
     },
     {
@@ -71,6 +85,7 @@ export function applicationsConsolePages(clients: OidcClients, sections: readonl
         const client = await clients.find(clientIdOf(request))
         if (!client) return notFoundPage(reply)
         const context = await shell.contextOf(request, reply, session)
+        allowLogos(reply, [client])
         return <ApplicationPage context={context} sections={sections} csrf={reply.formCsrfToken()} client={client} notice={noticeOf(request.query)} groups={await clients.groupNames()} />
       }
     },
@@ -156,7 +171,11 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       redirectUris: fieldOf(body, 'redirectUris'),
       public: fieldOf(body, 'kind') === 'public',
       firstParty: fieldOf(body, 'firstParty') === 'yes',
-      allowedGroups: fieldsOf(body, 'allowedGroups')
+      allowedGroups: fieldsOf(body, 'allowedGroups'),
+      logoUrl: fieldOf(body, 'logoUrl').trim(),
+      idTokenAlg: fieldOf(body, 'idTokenAlg') || 'EdDSA',
+      pkce: fieldOf(body, 'pkce') || 'required',
+      authMethod: fieldOf(body, 'authMethod') || 'client_secret_basic'
     }
     let secret: string | null
     try {
@@ -168,7 +187,9 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
           postLogoutRedirectUris: [],
           public: form.public,
           firstParty: form.firstParty,
-          allowedGroups: form.allowedGroups
+          allowedGroups: form.allowedGroups,
+          ...settingsOfForm(form, form.public),
+          ...(form.logoUrl === '' ? {} : { logoUrl: form.logoUrl })
         },
         now()
       )
@@ -198,7 +219,12 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
       postLogoutRedirectUris: fieldOf(body, 'postLogoutRedirectUris'),
       backchannelLogoutUri: fieldOf(body, 'backchannelLogoutUri').trim(),
       firstParty: fieldOf(body, 'firstParty') === 'yes',
-      allowedGroups: fieldsOf(body, 'allowedGroups')
+      allowedGroups: fieldsOf(body, 'allowedGroups'),
+      logoUrl: fieldOf(body, 'logoUrl').trim(),
+      idTokenAlg: fieldOf(body, 'idTokenAlg') || before.idTokenAlg,
+      // A public client's form has no PKCE or method fields: they stay its own.
+      pkce: fieldOf(body, 'pkce') || before.pkce,
+      authMethod: fieldOf(body, 'authMethod') || before.authMethod
     }
     // The groups change only when the ticks differ from what the page showed: a client whose groups
     // were all deleted (nobody may use it) stays closed when its other settings are saved.
@@ -210,7 +236,9 @@ export async function applicationsConsoleRoutes(app: App, options: ApplicationsC
         postLogoutRedirectUris: linesOf(form.postLogoutRedirectUris),
         backchannelLogoutUri: form.backchannelLogoutUri === '' ? null : form.backchannelLogoutUri,
         firstParty: form.firstParty,
-        ...(sameGroups ? {} : { allowedGroups: form.allowedGroups })
+        ...(sameGroups ? {} : { allowedGroups: form.allowedGroups }),
+        ...settingsOfForm(form, before.public),
+        logoUrl: form.logoUrl === '' ? null : form.logoUrl
       })
       if (changed.length > 0) await auditClientChange(audit, request, 'client.changed', client, { changed })
     } catch (error) {

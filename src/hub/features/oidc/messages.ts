@@ -27,7 +27,8 @@ const en = {
   'error.detail': 'Details: {detail}',
   'applications.heading': 'Connected applications',
   'applications.none': 'No application outside Hearth signs you in.',
-  'applications.revoke': 'Disconnect'
+  'applications.revoke': 'Disconnect',
+  'applications.logo': 'Logo of {name}'
 }
 
 export type OidcMessageKey = keyof typeof en
@@ -54,7 +55,8 @@ const es: Record<OidcMessageKey, string> = {
   'error.detail': 'Detalles: {detail}',
   'applications.heading': 'Aplicaciones conectadas',
   'applications.none': 'Ninguna aplicación ajena a Hearth te identifica.',
-  'applications.revoke': 'Desconectar'
+  'applications.revoke': 'Desconectar',
+  'applications.logo': 'Logotipo de {name}'
 }
 
 export const OIDC_CATALOGUES: Record<Language, Record<OidcMessageKey, string>> = { en, es }
@@ -89,7 +91,8 @@ const clientsEn = {
   'clients.field.clientId': 'Client id',
   'clients.field.clientIdHint': '1 to 59 lower-case letters, digits, “_” or “-”. It cannot be changed later.',
   'clients.field.redirectUris': 'Redirect URIs, one per line',
-  'clients.field.redirectUrisHint': 'Where the hub sends the browser back with a code: http(s) addresses without a fragment, matched exactly.',
+  'clients.field.redirectUrisHint':
+    'Where the hub sends the browser back with a code: http(s) addresses without a fragment, matched exactly. A public phone or desktop application may also use its own scheme (app.immich:///oauth-callback) and http://127.0.0.1/… on any port.',
   'clients.field.postLogoutRedirectUris': 'Post-logout redirect URIs, one per line',
   'clients.field.backchannelLogoutUri': 'Back-channel logout URI',
   'clients.field.backchannelLogoutUriHint': 'Where the hub tells the application that a session ended; empty for none.',
@@ -133,7 +136,30 @@ const clientsEn = {
   'clients.groups.nobody': 'Nobody: every group it was limited to has been deleted. Tick groups and save to open it again.',
   'clients.field.groups': 'Who may use it',
   'clients.field.groupsHint': 'Only members of the groups ticked may sign in to it; with none ticked, everyone with an account may.',
-  'clients.field.noGroups': 'There are no groups yet, so everyone with an account may use it. Make groups in the Groups section to limit it.'
+  'clients.field.noGroups': 'There are no groups yet, so everyone with an account may use it. Make groups in the Groups section to limit it.',
+  'clients.error.idTokenAlg': 'Choose EdDSA, RS256 or ES256 for the ID tokens.',
+  'clients.error.pkce': 'A public application always uses PKCE: it is its only proof.',
+  'clients.error.authMethod': 'A confidential application sends its secret in a Basic header or in the request body; a public one sends none.',
+  'clients.error.nativeUri':
+    'A private-use scheme such as {uri} is for phone and desktop applications, which are public: register it on a public application, beside loopback (127.0.0.1) or https addresses only.',
+  'clients.error.logoUrl': 'The logo must be an https address (http only on localhost) of at most {logoMax} characters, without a fragment.',
+  'clients.logo.alt': 'Logo of {name}',
+  'clients.settings.idTokenAlg': 'ID tokens signed with',
+  'clients.settings.pkce': 'PKCE',
+  'clients.settings.authMethod': 'Secret sent',
+  'clients.field.logoUrl': 'Logo URL',
+  'clients.field.logoUrlHint': 'An https address of an image the consent page shows beside the name; empty for none.',
+  'clients.field.idTokenAlg': 'ID token signing algorithm',
+  'clients.field.idTokenAlgHint': 'EdDSA unless the application needs another: RS256 is the one every OpenID Connect application knows (Immich, older applications).',
+  'clients.field.pkce': 'PKCE',
+  'clients.field.pkceRequired': 'Required (recommended)',
+  'clients.field.pkceOptional': 'Optional: for a server-side application that sends none (confidential only)',
+  'clients.field.authMethod': 'How the application sends its secret',
+  'clients.field.authBasic': 'In a Basic header (client_secret_basic)',
+  'clients.field.authPost': 'In the request body (client_secret_post)',
+  'clients.field.authHint': 'A public application sends none.',
+  'clients.pkce.required': 'required',
+  'clients.pkce.optional': 'optional'
 } as const
 
 export type ClientsMessageKey = keyof typeof clientsEn
@@ -158,7 +184,8 @@ const clientsEs: Record<ClientsMessageKey, string> = {
   'clients.field.clientId': 'Id de cliente',
   'clients.field.clientIdHint': 'De 1 a 59 letras minúsculas, cifras, «_» o «-». No se puede cambiar después.',
   'clients.field.redirectUris': 'URI de redirección, una por línea',
-  'clients.field.redirectUrisHint': 'Adonde el hub devuelve el navegador con un código: direcciones http(s) sin fragmento, comparadas exactamente.',
+  'clients.field.redirectUrisHint':
+    'Adonde el hub devuelve el navegador con un código: direcciones http(s) sin fragmento, comparadas exactamente. Una aplicación pública de teléfono o de escritorio también puede usar su propio esquema (app.immich:///oauth-callback) y http://127.0.0.1/… en cualquier puerto.',
   'clients.field.postLogoutRedirectUris': 'URI de redirección tras cerrar sesión, una por línea',
   'clients.field.backchannelLogoutUri': 'URI de cierre de sesión por canal trasero',
   'clients.field.backchannelLogoutUriHint': 'Donde el hub avisa a la aplicación de que una sesión terminó; vacía si no hay.',
@@ -202,7 +229,30 @@ const clientsEs: Record<ClientsMessageKey, string> = {
   'clients.groups.nobody': 'Nadie: se eliminaron todos los grupos a los que estaba limitada. Marca grupos y guarda para volver a abrirla.',
   'clients.field.groups': 'Quién puede usarla',
   'clients.field.groupsHint': 'Solo los miembros de los grupos marcados pueden entrar en ella; si no marcas ninguno, cualquier persona con cuenta.',
-  'clients.field.noGroups': 'Todavía no hay grupos, así que cualquier persona con cuenta puede usarla. Crea grupos en la sección Grupos para limitarla.'
+  'clients.field.noGroups': 'Todavía no hay grupos, así que cualquier persona con cuenta puede usarla. Crea grupos en la sección Grupos para limitarla.',
+  'clients.error.idTokenAlg': 'Elige EdDSA, RS256 o ES256 para los tokens de ID.',
+  'clients.error.pkce': 'Una aplicación pública siempre usa PKCE: es su única prueba.',
+  'clients.error.authMethod': 'Una aplicación confidencial envía su secreto en una cabecera Basic o en el cuerpo de la petición; una pública no envía ninguno.',
+  'clients.error.nativeUri':
+    'Un esquema de uso privado como {uri} es para aplicaciones de teléfono o de escritorio, que son públicas: regístralo en una aplicación pública, junto a direcciones de loopback (127.0.0.1) o https solamente.',
+  'clients.error.logoUrl': 'El logotipo debe ser una dirección https (http solo en localhost) de como mucho {logoMax} caracteres, sin fragmento.',
+  'clients.logo.alt': 'Logotipo de {name}',
+  'clients.settings.idTokenAlg': 'Tokens de ID firmados con',
+  'clients.settings.pkce': 'PKCE',
+  'clients.settings.authMethod': 'Envío del secreto',
+  'clients.field.logoUrl': 'URL del logotipo',
+  'clients.field.logoUrlHint': 'Una dirección https de una imagen que la página de consentimiento muestra junto al nombre; vacía si no hay.',
+  'clients.field.idTokenAlg': 'Algoritmo de firma de los tokens de ID',
+  'clients.field.idTokenAlgHint': 'EdDSA salvo que la aplicación necesite otro: RS256 es el que conocen todas las aplicaciones OpenID Connect (Immich, aplicaciones antiguas).',
+  'clients.field.pkce': 'PKCE',
+  'clients.field.pkceRequired': 'Obligatorio (recomendado)',
+  'clients.field.pkceOptional': 'Opcional: para una aplicación de servidor que no lo envía (solo confidenciales)',
+  'clients.field.authMethod': 'Cómo envía la aplicación su secreto',
+  'clients.field.authBasic': 'En una cabecera Basic (client_secret_basic)',
+  'clients.field.authPost': 'En el cuerpo de la petición (client_secret_post)',
+  'clients.field.authHint': 'Una aplicación pública no envía ninguno.',
+  'clients.pkce.required': 'obligatorio',
+  'clients.pkce.optional': 'opcional'
 }
 
 export const CLIENTS_MESSAGES: Catalogues<ClientsMessageKey> = { en: clientsEn, es: clientsEs }

@@ -18,6 +18,7 @@ const loaded = await import('oidc-provider').finally(() => {
 export const Provider = loaded.default
 export type Provider = ProviderClass
 export const interactionPolicy = loaded.interactionPolicy
+export const providerErrors = loaded.errors
 
 /**
  * On Node 20 every oidc-provider 9 release says at import that its author supports Node 22 LTS and

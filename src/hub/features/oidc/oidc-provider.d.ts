@@ -89,6 +89,7 @@ declare module 'oidc-provider' {
 
   export const errors: {
     InvalidGrant: new (description?: string) => Error
+    InvalidClientAuth: new (detail?: string) => Error
   }
 
   export type Configuration = Record<string, unknown>
@@ -106,7 +107,7 @@ declare module 'oidc-provider' {
     static readonly ctx: KoaContextWithOIDC | undefined
     proxy: boolean
     Grant: typeof Grant
-    Client: { prototype: { compareClientSecret(actual: string): Promise<boolean> | boolean }; find(id: string): Promise<ProviderClient | undefined> }
+    Client: { prototype: { compareClientSecret(actual: string): Promise<boolean> | boolean; readonly clientAuthMethod: string }; find(id: string): Promise<ProviderClient | undefined> }
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void
     on(event: string, listener: (...args: unknown[]) => void): void

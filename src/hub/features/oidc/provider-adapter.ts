@@ -18,8 +18,15 @@ export type HubSessionOfCurrentRequest = () => ActiveSession | null
  * session is stamped with the hub session of the request that saves it, when it is the same
  * person's, so that the session ends with it (ended-hub-sessions.ts).
  */
-export function providerAdapterFactory(db: Kysely<Database>, clients: OidcClients, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): (model: string) => Adapter {
-  return (model) => (model === 'Client' ? clientAdapter(clients) : recordAdapter(db, model, now, model === 'Session' ? hubSessionOf : () => null))
+export function providerAdapterFactory(
+  db: Kysely<Database>,
+  clients: OidcClients,
+  now: () => Date,
+  hubSessionOf: HubSessionOfCurrentRequest,
+  /** The algorithm a client's registered one signs with here (see provider.ts). */
+  signingAlgorithmOf: (registered: string) => string = (registered) => registered
+): (model: string) => Adapter {
+  return (model) => (model === 'Client' ? clientAdapter(clients, signingAlgorithmOf) : recordAdapter(db, model, now, model === 'Session' ? hubSessionOf : () => null))
 }
 
 function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): Adapter {
@@ -67,12 +74,16 @@ function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hub
   }
 }
 
-function clientAdapter(clients: OidcClients): Adapter {
+function clientAdapter(clients: OidcClients, signingAlgorithmOf: (registered: string) => string): Adapter {
   const readOnly = async () => {
     throw new Error('Clients are registered with `npm run hub -- clients:add`, not through the provider')
   }
   return {
-    find: async (id) => (await clients.metadataOf(id)) ?? undefined,
+    async find(id) {
+      const metadata = await clients.metadataOf(id)
+      if (!metadata) return undefined
+      return { ...metadata, id_token_signed_response_alg: signingAlgorithmOf(String(metadata.id_token_signed_response_alg)) }
+    },
     upsert: readOnly,
     findByUid: async () => undefined,
     findByUserCode: async () => undefined,

@@ -71,9 +71,28 @@ export async function providerErrorPage(ctx: KoaContextWithOIDC, out: Record<str
 }
 
 /** `scopeTexts`: what each requested scope gives the application, in the page's language. */
-export function ConsentPage({ context, t, clientName, scopeTexts, action }: { context: PageContext; t: OidcTranslate; clientName: string; scopeTexts: readonly string[]; action: string }) {
+export function ConsentPage({
+  context,
+  t,
+  clientName,
+  logoUrl = null,
+  scopeTexts,
+  action
+}: {
+  context: PageContext
+  t: OidcTranslate
+  clientName: string
+  logoUrl?: string | null
+  scopeTexts: readonly string[]
+  action: string
+}) {
   return (
     <Layout context={context} title={t('consent.title', { client: clientName })}>
+      {logoUrl !== null && (
+        <p>
+          <img class="application-logo" src={logoUrl} alt={t('applications.logo', { name: clientName })} width={64} height={64} referrerpolicy="no-referrer" />
+        </p>
+      )}
       <p>{t('consent.intro', { client: clientName })}</p>
       <ul>
         {scopeTexts.map((text) => (

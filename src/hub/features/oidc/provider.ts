@@ -6,8 +6,8 @@ import type { ActiveSession } from '../../kernel/sessions/sessions.js'
 import type { AddedClaims } from '../../kernel/tokens/claims.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { SsoIdentity } from '../../kernel/tokens/sso-identity.js'
-import { type OidcClients, secretMatches } from './clients.js'
-import { Provider, interactionPolicy } from './oidc-provider-module.js'
+import { type OidcClients, PKCE_METADATA, secretMatches } from './clients.js'
+import { Provider, interactionPolicy, providerErrors } from './oidc-provider-module.js'
 import { OIDC_PATH_PREFIX, interactionPath } from './paths.js'
 import { providerAdapterFactory } from './provider-adapter.js'
 import { type PageContextOfRequest, logoutPage, providerErrorPage } from './provider-pages.js'
@@ -83,6 +83,8 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
   const keys = keyring.privateJwks(now())
   const signingAlgorithm = keys[0]?.alg
   if (!signingAlgorithm) throw new Error('The signing key set is empty')
+  // Each algorithm with a live key signs the ID tokens of the clients that ask for it; discovery lists them.
+  const algorithms = keyring.algorithms(now())
 
   const policy = interactionPolicy.base()
   // The provider's session counts only beside the hub's own session of the same person: signing out
@@ -108,10 +110,18 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
   )
 
   const configuration: Configuration = {
-    adapter: providerAdapterFactory(db, clients, now, () => {
-      const request = Provider.ctx?.req
-      return request ? hubSessionOf(request) : null
-    }),
+    adapter: providerAdapterFactory(
+      db,
+      clients,
+      now,
+      () => {
+        const request = Provider.ctx?.req
+        return request ? hubSessionOf(request) : null
+      },
+      // EdDSA, every client's default, means the hub's own algorithm: the first key's, which is
+      // Ed25519 unless HUB_SIGNING_KEY says otherwise.
+      (alg) => (alg === 'EdDSA' && !algorithms.includes('EdDSA') ? signingAlgorithm : alg)
+    ),
     clients: [],
     // `token` is the code, refresh token or access token a token or userinfo answer is made from
     // (absent at the authorization endpoint, where the prompt above refuses): someone the client's
@@ -139,9 +149,12 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
     // The ID token carries the granted scopes' claims too, as userinfo does (docs/oidc.md): many
     // applications read `email` or `groups` from the ID token alone (Pocket ID and Authentik do the same).
     conformIdTokenClaims: false,
-    pkce: { required: () => true },
+    // A public client always proves itself with PKCE; a confidential one may be registered without it (clients.ts).
+    pkce: { required: (_ctx: KoaContextWithOIDC, client: { tokenEndpointAuthMethod: string; [PKCE_METADATA]?: string }) => client.tokenEndpointAuthMethod === 'none' || client[PKCE_METADATA] !== 'optional' },
+    // The client's registered method is the only one the provider accepts from it (basic, post or none).
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
-    enabledJWA: { idTokenSigningAlgValues: ['EdDSA', 'ES256'], userinfoSigningAlgValues: ['EdDSA', 'ES256'], introspectionSigningAlgValues: ['EdDSA', 'ES256'] },
+    extraClientMetadata: { properties: [PKCE_METADATA] },
+    enabledJWA: { idTokenSigningAlgValues: algorithms, userinfoSigningAlgValues: algorithms, introspectionSigningAlgValues: algorithms },
     clientDefaults: { id_token_signed_response_alg: signingAlgorithm, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
     jwks: { keys },
     cookies: { keys: [...cookieKeys] },
@@ -184,7 +197,13 @@ export function buildHubProvider(options: HubProviderOptions): Provider {
   const provider = new Provider(issuer, configuration)
   provider.proxy = options.behindProxy
   // `client_secret` holds the secret's hash (clients.ts): compare what the client presents with it.
-  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret: string }, actual: string) {
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret: string; clientAuthMethod: string }, actual: string) {
+    // oidc-provider takes a secret in the body and in a Basic header alike; the client's registered
+    // method is the only one it may use (RFC 7591 2, OpenID Connect Core 9), so the other is refused.
+    const sent = Provider.ctx?.oidc.params?.client_secret === undefined ? 'client_secret_basic' : 'client_secret_post'
+    if (sent !== this.clientAuthMethod) {
+      throw new providerErrors.InvalidClientAuth(`the client is registered for ${this.clientAuthMethod} and sent its secret by ${sent}`)
+    }
     return secretMatches(this.clientSecret, actual)
   }
   return provider

@@ -14,7 +14,7 @@ import { LANGUAGE_COOKIE, type Language, chooseLanguage } from '../../kernel/lan
 import type { PageContext } from '../../kernel/pages/layout.js'
 import { loginPathReturningTo } from '../../kernel/language/next-path.js'
 import type { ActiveSession, Sessions } from '../../kernel/sessions/sessions.js'
-import { contentSecurityPolicy } from '../../kernel/security/security-headers.js'
+import { contentSecurityPolicy, policyWithImages } from '../../kernel/security/security-headers.js'
 import type { AddedClaims } from '../../kernel/tokens/claims.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { OidcClients } from './clients.js'
@@ -196,9 +196,13 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
       }
       const context = pageContextOf(request, reply, true)
       const t = oidcTranslatorFor(context.language)
-      reply.header('content-security-policy', policyWithFormTarget(contentSecurityPolicy(reply.cspNonce), details.params.redirect_uri))
+      // The form leads to the application, and the page shows its logo: this page's CSP allows both, by their exact address.
+      const policy = policyWithImages(policyWithFormTarget(contentSecurityPolicy(reply.cspNonce), details.params.redirect_uri), client.logoUrl === null ? [] : [client.logoUrl])
+      reply.header('content-security-policy', policy)
       const scopeTexts = scopes.map((scope) => scopeText(scope, context.language, t))
-      const page = <ConsentPage context={context} t={t} clientName={client.name} scopeTexts={scopeTexts} action={`${interactionPath(details.uid)}/consent`} />
+      const page = (
+        <ConsentPage context={context} t={t} clientName={client.name} logoUrl={client.logoUrl} scopeTexts={scopeTexts} action={`${interactionPath(details.uid)}/consent`} />
+      )
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(pageHtml(page))
     })
 

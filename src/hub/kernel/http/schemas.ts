@@ -45,11 +45,14 @@ export const GenerateTokenResponse = Type.Object({
   expiresAt: Timestamp
 })
 
+/** An Ed25519 (OKP: crv, x), P-256 (EC: crv, x, y) or RSA (n, e) public key. */
 const PublicJwk = Type.Object({
   kty: Type.String(),
-  crv: Type.String(),
-  x: Type.String(),
+  crv: Type.Optional(Type.String()),
+  x: Type.Optional(Type.String()),
   y: Type.Optional(Type.String()),
+  n: Type.Optional(Type.String()),
+  e: Type.Optional(Type.String()),
   kid: Type.String(),
   use: Type.String(),
   alg: Type.String()

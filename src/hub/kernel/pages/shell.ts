@@ -72,8 +72,12 @@ export type HubPage =
   | (ConsolePageDeclaration & { render(page: PageRequest<PageSession>): Promise<VNode | FastifyReply> })
   | (PageDeclaration & { signedIn: false; administrators?: undefined; render(page: PageRequest<PageSession | null>): Promise<VNode | FastifyReply> })
 
-/** A part of another feature's page (the account page's connected applications, say): reads for the person, then renders. */
-export type PageSection = (session: PageSession) => Promise<(context: PageContext) => VNode>
+/**
+ * A part of another feature's page (the account page's connected applications, say): reads for the
+ * person, then renders. `reply` is the page's, for a section that must widen its CSP (an
+ * application's logo, policyWithImages).
+ */
+export type PageSection = (session: PageSession, reply: FastifyReply) => Promise<(context: PageContext) => VNode>
 
 /**
  * A way of signing in a feature adds beside the password (two-step sign-in, passkeys): its forms

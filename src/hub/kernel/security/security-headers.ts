@@ -24,6 +24,18 @@ export function contentSecurityPolicy(nonce: CspNonce): string {
   )
 }
 
+/**
+ * `policy` with `images` (absolute http(s) URLs) also allowed as image sources: for the one page
+ * that shows them (an application's logo), each by its exact address without its query, so the
+ * rest of the hub keeps `img-src 'self' data:`. The URLs must hold no `;`, `,`, quote or space
+ * (clients.ts refuses them), which would end the source list.
+ */
+export function policyWithImages(policy: string, images: readonly string[]): string {
+  const sources = [...new Set(images.map((image) => new URL(image)).map((url) => `${url.origin}${url.pathname}`))]
+  if (sources.length === 0) return policy
+  return policy.replace("img-src 'self' data:", `img-src 'self' data: ${sources.join(' ')}`)
+}
+
 /** Helmet's defaults with HSTS for a year (subdomains included), framing denied, no referrer and an isolated opener. */
 export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'strict-transport-security': `max-age=${ONE_YEAR_SECONDS}; includeSubDomains`,

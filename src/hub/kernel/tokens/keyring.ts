@@ -14,9 +14,21 @@ import {
 import { readOrCreateSecretFile, writeSecretFile } from '../security/secret-files.js'
 
 /** Only asymmetric algorithms: the private half never leaves the hub; applications verify with the public half. */
-export const SIGNING_ALGORITHMS = ['EdDSA', 'ES256'] as const
+export const SIGNING_ALGORITHMS = ['EdDSA', 'RS256', 'ES256'] as const
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number]
-const NEW_KEY_ALGORITHM: SigningAlgorithm = 'EdDSA'
+/**
+ * The algorithms a key set in DATA_DIR always has a live key of, the first being the one the hub
+ * signs its own tokens with (SSO tokens, security events, exports). The others sign the ID tokens
+ * of applications that ask for them (docs/oidc.md): RS256 is the one every OpenID Connect client
+ * supports, ES256 the compact alternative.
+ */
+export const GENERATED_ALGORITHMS: readonly SigningAlgorithm[] = ['EdDSA', 'RS256', 'ES256']
+/**
+ * 2048 bits: what RS256 verifiers everywhere accept and what NIST allows through 2030. A 3072-bit
+ * key took 0.4 to 1 s to make on the two-core reference machine (2048: 0.1 to 0.5 s), paid at the
+ * first start and at every `keys:rotate`, and makes every signature about three times slower.
+ */
+export const RSA_MODULUS_LENGTH = 2048
 
 /**
  * How long a retired key stays published: well past the longest lifetime of a token it signed (an
@@ -36,9 +48,11 @@ export interface StoredKey {
 /** What /.well-known/jwks.json publishes of a key: never `d`. */
 export interface PublicJwk {
   kty: string
-  crv: string
-  x: string
+  crv?: string
+  x?: string
   y?: string
+  n?: string
+  e?: string
   kid: string
   use: string
   alg: SigningAlgorithm
@@ -54,8 +68,10 @@ export interface SigningKey {
 }
 
 export interface Keyring {
-  /** The key that signs now. */
+  /** The key that signs the hub's own tokens now: the first key of the set (Ed25519 in a set the hub made). */
   signingKey(): Promise<SigningKey>
+  /** The algorithms with a live (not retired) key: those an application's ID tokens may be signed with. */
+  algorithms(now: Date): SigningAlgorithm[]
   /** Public halves of every key whose tokens may still be live, for /.well-known/jwks.json. */
   publicJwks(now: Date): { keys: PublicJwk[] }
   /** A jose key resolver over the published keys. */
@@ -80,8 +96,29 @@ export async function openKeyring(options: { signingKey: string | undefined; dat
     return keyringOver(() => stored)
   }
   const file = path.join(options.dataDir, SIGNING_KEYS_FILE)
-  readOrCreateSecretFile(file, JSON.stringify([await generateStoredKey(options.now)], null, 2))
+  if (!fs.existsSync(file)) {
+    // Another instance starting at the same moment may create it first: then its keys are the ones.
+    readOrCreateSecretFile(file, JSON.stringify(await generateKeySet(options.now), null, 2))
+  }
+  await addMissingAlgorithms(file, options.now)
   return keyringOver(watchedKeyFile(file))
+}
+
+/**
+ * A key set made before the hub signed with several algorithms (an Ed25519 key alone) gains a key
+ * of each algorithm it lacks, after its own keys: the key that signs the hub's tokens stays first
+ * and every key stays published, so no token already issued stops verifying.
+ */
+async function addMissingAlgorithms(file: string, now: Date): Promise<void> {
+  const existing = readKeyFile(file)
+  const live = new Set(existing.filter((stored) => stored.retiredAt === undefined).map((stored) => algorithmOf(stored.privateJwk)))
+  const missing = GENERATED_ALGORITHMS.filter((alg) => !live.has(alg))
+  if (missing.length === 0) return
+  const added = await Promise.all(missing.map((alg) => generateStoredKey(now, alg)))
+  // Retired keys stay last, so each algorithm's first key in the file is its live one.
+  const current = existing.filter((stored) => stored.retiredAt === undefined)
+  const retired = existing.filter((stored) => stored.retiredAt !== undefined)
+  writeSecretFile(file, JSON.stringify([...current, ...added, ...retired], null, 2), { exclusive: false })
 }
 
 function keyringOver(storedKeys: () => StoredKey[]): Keyring {
@@ -115,6 +152,13 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
       return key
     },
     publicJwks: (now) => ({ keys: published(now) }),
+    algorithms: (now) => [
+      ...new Set(
+        storedKeys()
+          .filter((stored) => stored.retiredAt === undefined && isPublished(stored, now))
+          .map(({ privateJwk }) => algorithmOf(privateJwk))
+      )
+    ],
     privateJwks: (now) =>
       storedKeys()
         .filter((stored) => isPublished(stored, now))
@@ -149,37 +193,51 @@ function readKeyFile(file: string): StoredKey[] {
 }
 
 /**
- * Adds a new signing key in front, marks the previous one retired (still published until its
- * tokens have expired) and drops keys retired longer ago than that. Returns the new key id.
+ * Adds a new key of every algorithm in front (Ed25519 first, so it signs the hub's tokens), marks
+ * the previous ones retired (still published until their tokens have expired) and drops keys
+ * retired longer ago than that. Returns the new keys' ids, the hub's own signing key first.
  */
-export async function rotateSigningKeys(dataDir: string, now: Date): Promise<string> {
+export async function rotateSigningKeys(dataDir: string, now: Date): Promise<string[]> {
   const file = path.join(dataDir, SIGNING_KEYS_FILE)
   const existing = fs.existsSync(file) ? readKeyFile(file) : []
-  const fresh = await generateStoredKey(now)
+  const fresh = await generateKeySet(now)
   const kept = existing
     .map((stored) => (stored.retiredAt ? stored : { ...stored, retiredAt: now.toISOString() }))
     .filter((stored) => isPublished(stored, now))
-  writeSecretFile(file, JSON.stringify([fresh, ...kept], null, 2), { exclusive: false })
-  return requireKid(fresh.privateJwk)
+  writeSecretFile(file, JSON.stringify([...fresh, ...kept], null, 2), { exclusive: false })
+  return fresh.map((stored) => requireKid(stored.privateJwk))
 }
 
-export async function generateStoredKey(now: Date): Promise<StoredKey> {
-  const { privateKey } = await generateKeyPair(NEW_KEY_ALGORITHM, { extractable: true })
+/** A key of each generated algorithm, made side by side (the RSA key takes the time). */
+export function generateKeySet(now: Date): Promise<StoredKey[]> {
+  return Promise.all(GENERATED_ALGORITHMS.map((alg) => generateStoredKey(now, alg)))
+}
+
+export async function generateStoredKey(now: Date, alg: SigningAlgorithm = 'EdDSA'): Promise<StoredKey> {
+  const { privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: RSA_MODULUS_LENGTH } : {}) })
   const jwk = await exportJWK(privateKey)
   const kid = await calculateJwkThumbprint(jwk)
-  return { privateJwk: { ...jwk, kid, alg: NEW_KEY_ALGORITHM, use: 'sig' }, createdAt: now.toISOString() }
+  return { privateJwk: { ...jwk, kid, alg, use: 'sig' }, createdAt: now.toISOString() }
 }
 
 function publicHalf(jwk: JWK): PublicJwk {
-  const { kty, crv, x, y, use } = jwk
+  const { kty, crv, x, y, n, e, use } = jwk
+  const alg = algorithmOf(jwk)
+  const common = { kid: requireKid(jwk), use: use ?? 'sig', alg }
+  if (kty === 'RSA') {
+    if (!n || !e) throw new Error('A signing key is incomplete')
+    return { kty, n, e, ...common }
+  }
   if (!kty || !crv || !x) throw new Error('A signing key is incomplete')
-  return { kty, crv, x, ...(y ? { y } : {}), kid: requireKid(jwk), use: use ?? 'sig', alg: algorithmOf(jwk) }
+  return { kty, crv, x, ...(y ? { y } : {}), ...common }
 }
 
 function algorithmOf(jwk: JWK): SigningAlgorithm {
   if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'EdDSA'
   if (jwk.kty === 'EC' && jwk.crv === 'P-256') return 'ES256'
-  throw new Error(`Unsupported signing key: ${jwk.kty ?? '?'} ${jwk.crv ?? ''} (use Ed25519 or P-256)`)
+  // An RSA key could sign with PS256 too; the hub offers RS256, the one OpenID Connect requires.
+  if (jwk.kty === 'RSA' && Buffer.from(jwk.n ?? '', 'base64url').length * 8 >= RSA_MODULUS_LENGTH) return 'RS256'
+  throw new Error(`Unsupported signing key: ${jwk.kty ?? '?'} ${jwk.crv ?? ''} (use Ed25519, P-256 or RSA of at least ${RSA_MODULUS_LENGTH} bits)`)
 }
 
 function requireKid(jwk: JWK): string {

@@ -42,8 +42,10 @@ export async function signWithKeyring(keyring: Keyring, content: TokenContent, n
 }
 
 function signatureOf(alg: SigningAlgorithm, input: Buffer, privateKey: KeyObject): Buffer {
-  // EdDSA hashes inside the algorithm; ES256 wants the raw r‖s form JWS uses (RFC 7518 3.4), not DER.
+  // EdDSA hashes inside the algorithm; ES256 wants the raw r‖s form JWS uses (RFC 7518 3.4), not DER;
+  // RS256 is PKCS #1 v1.5 over SHA-256, node's default for an RSA key.
   if (alg === 'EdDSA') return sign(null, input, privateKey)
+  if (alg === 'RS256') return sign('sha256', input, privateKey)
   return sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' })
 }
 

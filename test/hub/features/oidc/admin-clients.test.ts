@@ -72,7 +72,11 @@ describe.each(databasesUnderTest())('the applications’ admin API, on $name', (
       backchannelLogoutUri: null,
       allowedGroups: [],
       limitedToGroups: false,
-      createdAt: client.createdAt
+      createdAt: client.createdAt,
+      idTokenAlg: 'EdDSA',
+      pkce: 'required',
+      authMethod: 'client_secret_basic',
+      logoUrl: null
     })
     const row = await hub.handle.db.selectFrom('oidcClients').selectAll().where('id', '=', 'gitea').executeTakeFirstOrThrow()
     expect(row.secretHash).toBe(hashSecret(secret))

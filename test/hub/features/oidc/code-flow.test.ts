@@ -118,7 +118,7 @@ describe.each(databasesUnderTest())('OpenID Connect provider, code flow with ope
   })
 
   it('signs ID tokens with the keyring’s new key after keys:rotate, without a restart', async () => {
-    const kid = await rotateSigningKeys(hub.handle.dataDir, new Date())
+    const [kid] = await rotateSigningKeys(hub.handle.dataDir, new Date())
     const browser = new CookieBrowser(hub.issuer)
     await browser.signUpAndIn(uniqueEmail('oidc'))
     const tokens = await codeFlow(firstParty, browser)

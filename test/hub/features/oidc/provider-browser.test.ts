@@ -24,7 +24,12 @@ async function startRelyingPartyPage(issuer: string, clientId: string, secret: s
     void (async () => {
       config ??= await relyingParty(issuer, clientId, secret)
       const url = new URL(request.url ?? '/', origin)
-      if (url.pathname === '/') {
+      if (url.pathname === '/logo.svg') {
+        // The application's logo, which the consent and account pages show (its address is allowed by their CSP only).
+        response
+          .writeHead(200, { 'content-type': 'image/svg+xml' })
+          .end('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#2a6"/></svg>')
+      } else if (url.pathname === '/') {
         response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>Photo album</title><a href="/sign-in">Sign in with Hearth</a></html>')
       } else if (url.pathname === '/sign-in') {
         const verifier = openid.randomPKCECodeVerifier()
@@ -57,7 +62,12 @@ describe.skipIf(!withChromium)('signing in to an application through the hub’s
 
   beforeAll(async () => {
     const port = await freePort()
-    const secret = await registerClient(hub.handle, { id: 'photo-album', name: 'Photo album', redirectUris: [`http://127.0.0.1:${port}/callback`] })
+    const secret = await registerClient(hub.handle, {
+      id: 'photo-album',
+      name: 'Photo album',
+      redirectUris: [`http://127.0.0.1:${port}/callback`],
+      logoUrl: `http://127.0.0.1:${port}/logo.svg`
+    })
     relyingPartyPage = await startRelyingPartyPage(hub.issuer, 'photo-album', secret, port)
     await new CookieBrowser(hub.issuer).signUpAndIn(email)
     browser = await launchChromium()
@@ -75,6 +85,13 @@ describe.skipIf(!withChromium)('signing in to an application through the hub’s
     expect(cspViolations).toEqual([])
   })
 
+  /** The application's logo is shown, loaded (the page's CSP allowed it), and named. */
+  const expectLogo = async () => {
+    const logo = page.getByRole('img', { name: 'Logo of Photo album' })
+    await logo.waitFor()
+    expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+  }
+
   const expectAccessible = async () => {
     expect(await seriousAccessibilityViolations(page), page.url()).toEqual([])
     expect(await keyboardWalk(page), page.url()).toEqual({ unreached: [], withoutFocusOutline: [] })
@@ -90,6 +107,7 @@ describe.skipIf(!withChromium)('signing in to an application through the hub’s
 
     await page.getByRole('heading', { name: 'Allow Photo album to sign you in?' }).waitFor()
     expect(await page.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining(['Your email address, and whether it is verified']))
+    await expectLogo()
     await expectAccessible()
     await page.getByRole('button', { name: 'Allow' }).click()
     await page.waitForURL(`${relyingPartyPage.origin}/callback?**`)
@@ -104,6 +122,7 @@ describe.skipIf(!withChromium)('signing in to an application through the hub’s
     await page.goto(`${hub.issuer}/account`)
     const section = page.getByRole('region', { name: 'Connected applications' })
     await section.getByText('Photo album').waitFor()
+    await expectLogo()
     await expectAccessible()
     await section.getByRole('button', { name: 'Disconnect: Photo album' }).click()
     await section.getByText('No application outside Hearth signs you in.').waitFor()

@@ -37,6 +37,8 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
       // Every account is on the free plan until another is set (docs/billing.md).
       plan: 'free',
       entitlements: [],
+      // Every SSO token carries the person's groups, [] when none (docs/oidc.md, "Groups").
+      groups: [],
       iat: expect.any(Number),
       exp: expect.any(Number),
       jti: expect.any(String)
@@ -57,13 +59,21 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
     expect(response.json()).toEqual({ error })
   })
 
-  it('publishes public keys only, cacheably', async () => {
+  it('publishes public keys only, cacheably: one of each algorithm, the Ed25519 one (which signs SSO tokens) first', async () => {
     const response = await hub.app.inject({ url: '/.well-known/jwks.json' })
     expect(response.headers['cache-control']).toBe('public, max-age=300')
-    for (const key of response.json<{ keys: Record<string, string>[] }>().keys) {
-      expect(key).not.toHaveProperty('d')
-      expect(key).toMatchObject({ kty: 'OKP', crv: 'Ed25519', use: 'sig', alg: 'EdDSA' })
+    const keys = response.json<{ keys: Record<string, string>[] }>().keys
+    for (const key of keys) {
+      for (const privatePart of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key).not.toHaveProperty(privatePart)
     }
+    expect(keys).toEqual([
+      expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', use: 'sig', alg: 'EdDSA' }),
+      expect.objectContaining({ kty: 'RSA', use: 'sig', alg: 'RS256', e: 'AQAB' }),
+      expect.objectContaining({ kty: 'EC', crv: 'P-256', use: 'sig', alg: 'ES256' })
+    ])
+    expect(Buffer.from(keys[1]?.n ?? '', 'base64url')).toHaveLength(256)
+    const sso = (await generate({ audience: 'tasks' })).json<{ token: string }>().token
+    expect(decodeProtectedHeader(sso)).toMatchObject({ alg: 'EdDSA', kid: keys[0]?.kid })
   })
 
   it('keeps its generated secrets in DATA_DIR readable by the owner only', () => {
@@ -74,17 +84,19 @@ describe.each(databasesUnderTest())('SSO tokens and signing keys on $name', (dat
 
   it('keeps verifying tokens signed before a rotation, and publishes the old key until they have expired', async () => {
     const before = (await generate({ audience: 'tasks' })).json<{ token: string }>().token
-    const oldKid = decodeProtectedHeader(before).kid
-    const newKid = await rotateSigningKeys(hub.handle.dataDir, clock.now())
-    expect(newKid).not.toBe(oldKid)
-    expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid, oldKid])
+    const oldKids = (await jwks()).keys.map((key) => key.kid)
+    expect(oldKids[0]).toBe(decodeProtectedHeader(before).kid)
+    const newKids = await rotateSigningKeys(hub.handle.dataDir, clock.now())
+    const [newKid] = newKids
+    expect(newKids).toHaveLength(3)
+    expect((await jwks()).keys.map((key) => key.kid)).toEqual([...newKids, ...oldKids])
     await expect(verifyWithJwks(before)).resolves.toBeTruthy()
     const after = (await generate({ audience: 'tasks' })).json<{ token: string }>().token
     expect(decodeProtectedHeader(after).kid).toBe(newKid)
     // ID tokens signed with the old key stay usable for their hour, so the old key stays that long.
     expect((await hub.app.inject({ method: 'POST', url: '/api/auth/set-cookie', payload: { userId: user.userId, idToken: user.idToken } })).statusCode).toBe(200)
     clock.advance(66 * 60 * 1000)
-    expect((await jwks()).keys.map((key) => key.kid)).toEqual([newKid])
+    expect((await jwks()).keys.map((key) => key.kid)).toEqual(newKids)
     expect(fs.statSync(path.join(hub.handle.dataDir, SIGNING_KEYS_FILE)).mode & 0o777).toBe(0o600)
   })
 

@@ -28,7 +28,7 @@ async function signedByJose(privateJwk: JWK, alg: SigningAlgorithm, kid: string)
 }
 
 async function keyringWith(alg: SigningAlgorithm) {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true })
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) })
   const privateJwk = { ...(await exportJWK(privateKey)), kid: `${alg}-key` }
   const keyring = await openKeyring({ signingKey: JSON.stringify(privateJwk), dataDir: os.tmpdir(), now })
   return { keyring, privateJwk, publicKey }
@@ -54,5 +54,13 @@ describe('signing tokens with the keyring', () => {
     expect(signedPart(token)).toBe(signedPart(await signedByJose(privateJwk, 'ES256', 'ES256-key')))
     const { payload } = await jwtVerify(token, publicKey, { algorithms: ['ES256'], currentDate: now, audience: 'tasks', issuer: content.issuer })
     expect(payload).toMatchObject({ sub: 'user-1', email: 'someone@example.org', name: 'Ünïcode name', jti: 'a-jti' })
+  })
+
+  it('signs an RS256 token byte for byte as jose does', async () => {
+    const { keyring, privateJwk, publicKey } = await keyringWith('RS256')
+    const { token } = await signWithKeyring(keyring, content, now)
+    // PKCS #1 v1.5 signatures are deterministic, like Ed25519's.
+    expect(token).toBe(await signedByJose(privateJwk, 'RS256', 'RS256-key'))
+    await expect(jwtVerify(token, publicKey, { algorithms: ['RS256'], currentDate: now })).resolves.toBeTruthy()
   })
 })
