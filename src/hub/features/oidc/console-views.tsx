@@ -251,6 +251,45 @@ function SettingsFields({ t, form, confidentialOnly }: { t: ClientsTranslate; fo
 }
 
 /** What a client's settings are, in the page's words. */
+/** Where the application may send people back to, one address a line. */
+function RedirectUrisField({ t, value, rows }: { t: ClientsTranslate; value: string; rows: number }) {
+  return (
+    <>
+      <label for="application-redirect-uris">{t('clients.field.redirectUris')}</label>
+      <textarea id="application-redirect-uris" name="redirectUris" required rows={rows} autocapitalize="none" spellcheck={false} aria-describedby="application-redirect-uris-hint">
+        {value}
+      </textarea>
+      <p id="application-redirect-uris-hint" class="hint">
+        {t('clients.field.redirectUrisHint')}
+      </p>
+    </>
+  )
+}
+
+/** Who may use the application and how it signs in: the same fields when adding one and changing it. */
+function AccessFields({
+  t,
+  form,
+  groups,
+  confidentialOnly
+}: {
+  t: ClientsTranslate
+  form: Pick<NewApplicationForm, 'firstParty' | 'allowedGroups' | 'logoUrl' | 'idTokenAlg' | 'pkce' | 'authMethod'>
+  groups: readonly string[]
+  confidentialOnly: boolean
+}) {
+  return (
+    <>
+      <label class="choice">
+        <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
+        {t('clients.field.firstParty')}
+      </label>
+      <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
+      <SettingsFields t={t} form={form} confidentialOnly={confidentialOnly} />
+    </>
+  )
+}
+
 function SettingsSummary({ t, client }: { t: ClientsTranslate; client: OidcClient }) {
   return (
     <>
@@ -344,13 +383,7 @@ export function ApplicationsPage({
           <p id="application-client-id-hint" class="hint">
             {t('clients.field.clientIdHint')}
           </p>
-          <label for="application-redirect-uris">{t('clients.field.redirectUris')}</label>
-          <textarea id="application-redirect-uris" name="redirectUris" required rows={3} autocapitalize="none" spellcheck={false} aria-describedby="application-redirect-uris-hint">
-            {form.redirectUris}
-          </textarea>
-          <p id="application-redirect-uris-hint" class="hint">
-            {t('clients.field.redirectUrisHint')}
-          </p>
+          <RedirectUrisField t={t} value={form.redirectUris} rows={3} />
           <fieldset>
             <legend>{t('clients.field.kind')}</legend>
             <label class="choice">
@@ -362,12 +395,7 @@ export function ApplicationsPage({
               {t('clients.field.public')}
             </label>
           </fieldset>
-          <label class="choice">
-            <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
-            {t('clients.field.firstParty')}
-          </label>
-          <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
-          <SettingsFields t={t} form={form} confidentialOnly />
+          <AccessFields t={t} form={form} groups={groups} confidentialOnly />
           <Refusal text={refusal} />
           <button type="submit">{t('clients.add.submit')}</button>
         </form>
@@ -421,13 +449,7 @@ export function ApplicationPage({
           <CsrfField csrf={csrf} />
           <label for="application-name">{t('clients.field.name')}</label>
           <input id="application-name" name="name" type="text" value={form.name} required maxLength={CLIENT_NAME_MAX_LENGTH} />
-          <label for="application-redirect-uris">{t('clients.field.redirectUris')}</label>
-          <textarea id="application-redirect-uris" name="redirectUris" required rows={4} autocapitalize="none" spellcheck={false} aria-describedby="application-redirect-uris-hint">
-            {form.redirectUris}
-          </textarea>
-          <p id="application-redirect-uris-hint" class="hint">
-            {t('clients.field.redirectUrisHint')}
-          </p>
+          <RedirectUrisField t={t} value={form.redirectUris} rows={4} />
           <label for="application-post-logout-redirect-uris">{t('clients.field.postLogoutRedirectUris')}</label>
           <textarea id="application-post-logout-redirect-uris" name="postLogoutRedirectUris" rows={2} autocapitalize="none" spellcheck={false}>
             {form.postLogoutRedirectUris}
@@ -446,12 +468,7 @@ export function ApplicationPage({
           <p id="application-backchannel-logout-uri-hint" class="hint">
             {t('clients.field.backchannelLogoutUriHint')}
           </p>
-          <label class="choice">
-            <input type="checkbox" name="firstParty" value="yes" checked={form.firstParty} />
-            {t('clients.field.firstParty')}
-          </label>
-          <GroupChoices t={t} groups={groups} ticked={form.allowedGroups} />
-          <SettingsFields t={t} form={form} confidentialOnly={!client.public} />
+          <AccessFields t={t} form={form} groups={groups} confidentialOnly={!client.public} />
           <Refusal text={refusal} />
           <button type="submit">{t('clients.edit.submit')}</button>
         </form>
