@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../shared/database/schema.js'
-import { groupNamesOf } from '../../kernel/accounts/groups.js'
+import { groupsOf } from '../../kernel/accounts/groups.js'
 import type { ClaimsSource } from '../../kernel/tokens/claims.js'
 
 /**
@@ -19,7 +19,7 @@ export function groupsClaims(db: Kysely<Database>): ClaimsSource {
       es: 'Los nombres de los grupos a los que perteneces'
     },
     async claimsOf(userId) {
-      return { groups: (await groupNamesOf(db, [userId])).get(userId) ?? [] }
+      return { groups: (await groupsOf(db, userId)).map((group) => group.name) }
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { type Param, type PreparedQuery, prepareQuery } from '../../../shared/database/prepared-query.js'
 import type { Database } from '../../../shared/database/schema.js'
 
 /**
@@ -79,15 +80,26 @@ export async function isInAnyGroup(db: Kysely<Database>, userId: string, groupId
   return row !== undefined
 }
 
-/** The groups an account is in, by name: how a group's plan reaches its members (docs/billing.md). */
+const groupsOfQueries = new WeakMap<Kysely<Database>, PreparedQuery<{ userId: string }, { id: string; name: string }>>()
+
+/**
+ * The groups an account is in, by name: the `groups` claim and a group's plan (docs/billing.md)
+ * read it as every SSO token is made, so it is prepared once per database handle.
+ */
 export async function groupsOf(db: Kysely<Database>, userId: string): Promise<{ id: string; name: string }[]> {
-  return db
-    .selectFrom('groupMembers')
-    .innerJoin('groups', 'groups.id', 'groupMembers.groupId')
-    .select(['groups.id', 'groups.name'])
-    .where('groupMembers.userId', '=', userId)
-    .orderBy('groups.nameKey')
-    .execute()
+  let query = groupsOfQueries.get(db)
+  if (!query) {
+    query = prepareQuery(db, (param: Param<{ userId: string }>) =>
+      db
+        .selectFrom('groupMembers')
+        .innerJoin('groups', 'groups.id', 'groupMembers.groupId')
+        .select(['groups.id', 'groups.name'])
+        .where('groupMembers.userId', '=', param('userId'))
+        .orderBy('groups.nameKey')
+    )
+    groupsOfQueries.set(db, query)
+  }
+  return query.all({ userId })
 }
 
 /** The user ids of a group's members: whose trail a change to the whole group is recorded on. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import { forbidden } from '../../../shared/errors.js'
 import { CSRF_COOKIE, CSRF_HEADER, csrfCookieOptions } from '../http/cookies.js'
@@ -78,11 +78,16 @@ export const csrf = fp<CsrfOptions>(
       if (csrf === false || csrf === 'form') return done()
       done(refusal(request, request.headers[CSRF_HEADER]))
     })
-    // A form's token is in its body, read only after this stage: checked before validation.
-    app.addHook('preValidation', (request, _reply, done) => {
-      if (request.routeOptions.config.csrf !== 'form' || !STATE_CHANGING_METHODS.has(request.method)) return done()
+    // A form's token is in its body, read only after this stage: checked before validation, by a
+    // hook of each form's route alone, so that no other request pays for it.
+    const formCheck: preValidationHookHandler = (request, _reply, done) => {
+      if (!STATE_CHANGING_METHODS.has(request.method)) return done()
       const body = request.body
       done(refusal(request, typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[CSRF_FORM_FIELD] : undefined))
+    }
+    app.addHook('onRoute', (route) => {
+      if (route.config?.csrf !== 'form') return
+      route.preValidation = [formCheck, ...[route.preValidation ?? []].flat()]
     })
     const formTokens = new WeakMap<FastifyRequest, string>()
     app.decorateReply('formCsrfToken', function formCsrfToken(this: FastifyReply) {
