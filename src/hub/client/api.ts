@@ -37,6 +37,11 @@ export interface ApiOptions {
   formRefusal?: string
   /** Set on the one retry after a recent sign-in: a second refusal is not asked about again. */
   afterRecentSignIn?: boolean
+  /**
+   * Signing out: a 401 (the session had already ended) is what the caller wants, and the caller
+   * goes on to the login page itself; a second navigation would cut the first short.
+   */
+  endingSession?: boolean
 }
 
 /** RFC 9470's hint: the session is fine, but the change needs a fresher proof of who holds it. */
@@ -60,7 +65,7 @@ export function askForRecentSignInWith(prompt: RecentSignInPrompt): void {
  * once more.
  */
 export async function api(method: string, path: string, body?: unknown, options: ApiOptions = {}): Promise<Response> {
-  const { signInForm = false, formRefusal, afterRecentSignIn = false } = options
+  const { signInForm = false, formRefusal, afterRecentSignIn = false, endingSession = false } = options
   let response: Response
   try {
     response = await fetch(path, {
@@ -80,7 +85,7 @@ export async function api(method: string, path: string, body?: unknown, options:
     return api(method, path, body, { ...options, afterRecentSignIn: true })
   }
   if (response.status === 401 && !signInForm && !(formRefusal !== undefined && apiError === formRefusal) && !needsRecentSignIn(response)) {
-    goToLogin()
+    if (!endingSession) goToLogin()
     throw new SessionEnded()
   }
   throw new ApiError(response.status, apiError)

@@ -15,7 +15,7 @@ const sessionChannel = 'BroadcastChannel' in window ? new BroadcastChannel(SESSI
 
 async function endSession(): Promise<void> {
   try {
-    await api('DELETE', '/api/auth/refresh')
+    await api('DELETE', '/api/auth/refresh', undefined, { endingSession: true })
   } catch (error) {
     // A 401 means the session had already ended: the other tabs are signed out all the same.
     if (!(error instanceof SessionEnded)) throw error
