@@ -33,12 +33,10 @@ export interface ConsolePageProps {
   csrf: string
 }
 
-/** The add form as typed, kept when it is refused so nothing has to be typed again. */
-export interface NewApplicationForm {
+/** The fields the add form and the settings form share, as typed. */
+interface ApplicationFormFields {
   name: string
-  clientId: string
   redirectUris: string
-  public: boolean
   firstParty: boolean
   /** The names of the groups ticked. */
   allowedGroups: string[]
@@ -48,19 +46,16 @@ export interface NewApplicationForm {
   authMethod: string
 }
 
+/** The add form as typed, kept when it is refused so nothing has to be typed again. */
+export interface NewApplicationForm extends ApplicationFormFields {
+  clientId: string
+  public: boolean
+}
+
 /** The settings form as typed. */
-export interface ApplicationSettingsForm {
-  name: string
-  redirectUris: string
+export interface ApplicationSettingsForm extends ApplicationFormFields {
   postLogoutRedirectUris: string
   backchannelLogoutUri: string
-  firstParty: boolean
-  /** The names of the groups ticked. */
-  allowedGroups: string[]
-  logoUrl: string
-  idTokenAlg: string
-  pkce: string
-  authMethod: string
 }
 
 export const EMPTY_NEW_APPLICATION: NewApplicationForm = {
@@ -274,7 +269,7 @@ function AccessFields({
   confidentialOnly
 }: {
   t: ClientsTranslate
-  form: Pick<NewApplicationForm, 'firstParty' | 'allowedGroups' | 'logoUrl' | 'idTokenAlg' | 'pkce' | 'authMethod'>
+  form: ApplicationFormFields
   groups: readonly string[]
   confidentialOnly: boolean
 }) {
