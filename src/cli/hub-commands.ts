@@ -9,6 +9,7 @@ import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE, eventsPending } from './secu
 import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
 import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
 import { MAIL_QUEUE_HELP, MAIL_QUEUE_USAGE, mailQueueCommand } from './mail-queue.js'
+import { MIGRATE_STATUS_HELP, MIGRATE_STATUS_USAGE, migrateStatus } from './migrate-status.js'
 import { CLIENTS_HELP, CLIENTS_USAGE, type ClientCommandOptions, clientsCommand } from './oidc-clients.js'
 import { createUsersRepository } from '../hub/kernel/accounts/repository.js'
 import { createAccounts } from '../hub/kernel/accounts/accounts.js'
@@ -18,6 +19,7 @@ import { changeRole } from '../hub/features/users/administration.js'
 import { rotateSigningKeys } from '../hub/kernel/tokens/keyring.js'
 import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
 import { HttpError } from '../shared/errors.js'
+import { NewerSchemaError } from '../shared/database/migrate.js'
 
 export const USAGE = `Administer the identity hub (same configuration as the hub: DATABASE_URL or DATA_DIR, HUB_*).
 
@@ -53,6 +55,7 @@ ${INVITATIONS_USAGE}
   npm run hub -- plans:remove --id ID           removes a plan no one is subscribed to
   npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
                                                 sets an account's plan by hand
+  npm run hub -- migrate:status                 lists the migrations, applied or pending, and the version that ran them
   npm run hub -- --help
   npm run hub -- COMMAND --help                 that command's usage and options
 
@@ -85,7 +88,9 @@ ${MAIL_QUEUE_USAGE}
 
 ${CLIENTS_USAGE}
 
-${BILLING_USAGE}`
+${BILLING_USAGE}
+
+${MIGRATE_STATUS_USAGE}`
 
 /** Each account command's own help; `npm run hub -- COMMAND --help` prints the one of COMMAND. */
 const ACCOUNT_HELP = {
@@ -154,7 +159,8 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   'mail:queue': MAIL_QUEUE_HELP,
   ...BILLING_HELP,
   ...INVITATIONS_HELP,
-  ...GROUPS_HELP
+  ...GROUPS_HELP,
+  'migrate:status': MIGRATE_STATUS_HELP
 }
 
 export interface CliIo {
@@ -213,6 +219,8 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
         return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
       case 'mail:queue':
         return await mailQueueCommand(config, parsed.values.limit, io)
+      case 'migrate:status':
+        return await migrateStatus(config, io)
       default:
         io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
         return 2
@@ -220,6 +228,10 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`Invalid configuration: ${error.message}`)
+      return 1
+    }
+    if (error instanceof NewerSchemaError) {
+      io.err(error.message)
       return 1
     }
     throw error
