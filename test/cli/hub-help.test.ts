@@ -28,7 +28,8 @@ const COMMANDS: Record<string, string[]> = {
   'groups:add': ['--name', '--description'],
   'groups:list': [],
   'groups:members:add': ['--group', '--email'],
-  'groups:members:remove': ['--group', '--email']
+  'groups:members:remove': ['--group', '--email'],
+  'migrate:status': []
 }
 
 describe('hub CLI: each command answers --help with its own usage', () => {
