@@ -88,8 +88,9 @@ export interface ReleaseRecord {
   migratedAt: string
 }
 
-/** What the migration tables hold: each applied migration with when (ISO), and the versions that migrated. */
+/** What the migration tables hold: the versions that migrated, and each applied migration with when. */
 export interface MigrationState {
+  /** Migration name to the time it was applied, ISO 8601, as Kysely writes it. */
   applied: ReadonlyMap<string, string>
   releases: readonly ReleaseRecord[]
 }
@@ -109,7 +110,8 @@ export class NewerSchemaError extends Error {
  * applied (a restart) it is done, without the Migrator's locks and look-ups. Otherwise each
  * pending migration runs once even when instances start together: on PostgreSQL the Migrator
  * takes an advisory lock; on SQLite, which it does not lock, the whole run is one write
- * transaction (see `migrateHoldingWriteLock`).
+ * transaction (see `migrateHoldingWriteLock`). `version` is the one recorded: this build's, or
+ * another a test stands for.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>, version: string = HEARTH_VERSION): Promise<void> {
@@ -168,8 +170,9 @@ async function recordRelease(db: Kysely<unknown>, schema: string | undefined, ve
 
 /**
  * Refuses a database holding a migration this build does not know, naming the version that
- * applied the newest of them as it recorded itself; one that did not (a build from before
- * migration 0061 cannot have, so a build of unreleased code) is "an unrecorded version".
+ * recorded itself at the newest of them. One that did not is "an unrecorded version": a
+ * development build, or a version stopped between migrating and recording itself. (Versions from
+ * before migration 0061 recorded nothing, but every migration they applied is known here.)
  */
 function refuseUnknownMigrations(state: MigrationState, version: string): void {
   const newest = [...state.applied.keys()].filter((name) => !Object.hasOwn(migrations, name)).sort().at(-1)
