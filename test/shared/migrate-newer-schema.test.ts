@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import { type Kysely, sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -46,6 +47,10 @@ describe.each(databasesUnderTest())('a service started on a database a newer ver
   const handle = useDatabase(database)
   beforeAll(async () => migrateAsNewerVersion(handle.current.db))
 
+  const refusal =
+    `the database was migrated by Hearth ${FUTURE_VERSION} (schema ${FUTURE_MIGRATION}), newer than this Hearth ${HEARTH_VERSION} ` +
+    `(schema ${LATEST_MIGRATION}): start the newer version, or restore the backup taken before upgrading (docs/upgrading.md)`
+
   it.each(Object.keys(SERVICES) as (keyof typeof SERVICES)[])('the %s exits 1 with one line naming both versions, writing nothing', async (name) => {
     const { db, dialect, dataDir } = handle.current
     const before = await everything(db, dialect, dataDir)
@@ -55,12 +60,12 @@ describe.each(databasesUnderTest())('a service started on a database a newer ver
     expect(await service.exited).toBe(1)
     const lines = service.output().trimEnd().split('\n')
     expect(lines).toHaveLength(1)
-    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
-      level: 60,
-      msg:
-        `the database was migrated by Hearth ${FUTURE_VERSION} (schema ${FUTURE_MIGRATION}), newer than this Hearth ${HEARTH_VERSION} ` +
-        `(schema ${LATEST_MIGRATION}): start the newer version, or restore the backup taken before upgrading (docs/upgrading.md)`
-    })
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 60, msg: refusal })
     expect(await everything(db, dialect, dataDir)).toEqual(before)
+  })
+
+  it('the grants command line, which migrates first too, exits 1 with the same line', () => {
+    const grants = spawnSync(process.execPath, ['dist/src/cli/grants.js', 'list'], { env: { PATH: process.env.PATH ?? '', ...databaseEnv(handle.current) }, encoding: 'utf8' })
+    expect({ code: grants.status, out: grants.stdout, err: grants.stderr }).toEqual({ code: 1, out: '', err: `${refusal}\n` })
   })
 })
