@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { BACKUP_HELP, BACKUP_OPTIONS, BACKUP_USAGE, backupCommand } from './backup.js'
 import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './billing.js'
 import { CSP_TOP_HELP, CSP_TOP_USAGE, cspTop } from './csp-top.js'
 import { deleteUser } from './account-deletion.js'
@@ -53,6 +54,7 @@ ${INVITATIONS_USAGE}
   npm run hub -- plans:remove --id ID           removes a plan no one is subscribed to
   npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
                                                 sets an account's plan by hand
+${BACKUP_USAGE}
   npm run hub -- --help
   npm run hub -- COMMAND --help                 that command's usage and options
 
@@ -154,7 +156,8 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   'mail:queue': MAIL_QUEUE_HELP,
   ...BILLING_HELP,
   ...INVITATIONS_HELP,
-  ...GROUPS_HELP
+  ...GROUPS_HELP,
+  ...BACKUP_HELP
 }
 
 export interface CliIo {
@@ -168,7 +171,7 @@ export interface CliIo {
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS, ...INVITATIONS_OPTIONS, ...GROUPS_OPTIONS } })
+    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS, ...INVITATIONS_OPTIONS, ...GROUPS_OPTIONS, ...BACKUP_OPTIONS } })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
@@ -213,6 +216,9 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
         return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
       case 'mail:queue':
         return await mailQueueCommand(config, parsed.values.limit, io)
+      case 'backup':
+      case 'restore':
+        return await backupCommand(command, config, parsed.values, io)
       default:
         io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
         return 2
