@@ -5,14 +5,12 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import SQLite from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
-import { totpCode } from '../../src/hub/features/two-step/totp.js'
 import { Browserless } from '../helpers/browserless.js'
 import { type ServerProcess, freePort, startBuilt } from '../helpers/server-process.js'
-import { TOTP_STEP_MS } from '../helpers/two-step.js'
+import { signInWithCode, signUpWithTwoStep } from '../helpers/two-step-over-http.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const ACCOUNT = { email: 'drill@example.org', password: 'quartz-lantern-meadow-7' }
 /** Task creates in flight at once during the drill. */
 const WRITERS = 8
 
@@ -49,17 +47,7 @@ describe('restore drill: a backup taken under load, restored and started from', 
     }
 
     const original = await start(path.join(scratch, 'data'))
-    const hub = new Browserless(hubUrl)
-    expect((await hub.call('POST', '/api/auth/signup', ACCOUNT)).status).toBe(200)
-    expect((await hub.call('POST', '/api/auth/login', ACCOUNT)).status).toBe(200)
-    // Two-step sign-in needs a confirmed address: the sign-up mail's link, from the outbox.
-    const verification = await hub.call('POST', '/api/account/email/verify', { token: await mailedToken(path.join(scratch, 'data', 'outbox')) })
-    expect(verification.status).toBe(204)
-    const setup = await hub.call('POST', '/api/account/totp')
-    expect(setup.status).toBe(200)
-    const { secret } = (await setup.json()) as { secret: string }
-    const confirmedAt = Date.now()
-    expect((await hub.call('POST', '/api/account/totp/confirm', { code: totpCode(secret, new Date(confirmedAt)) })).status).toBe(200)
+    const { hub, secret, confirmedAt } = await signUpWithTwoStep(hubUrl, path.join(scratch, 'data', 'outbox'))
     const issued = await hub.call('POST', '/api/auth/generate-token', { audience: 'tasks' })
     expect(issued.status).toBe(200)
     const { token } = (await issued.json()) as { token: string }
@@ -108,27 +96,12 @@ describe('restore drill: a backup taken under load, restored and started from', 
     // The SSO token signed before the backup still verifies at the task manager.
     const listed = await new Browserless(restored.url).call('GET', '/tasks', undefined, bearer)
     expect(listed.status).toBe(200)
-    // A two-step code still verifies: the secret, encrypted with the restored key, decrypts. A code
-    // of a step after the confirming one, so it is not refused as used already.
-    const login = await new Browserless(hubUrl).call('POST', '/api/auth/login', ACCOUNT)
-    const { challenge } = (await login.json()) as { challenge: string }
-    const codeTime = new Date(Math.max(Date.now(), confirmedAt + TOTP_STEP_MS))
-    const second = await new Browserless(hubUrl).call('POST', '/api/auth/login/second-factor', { challenge, code: totpCode(secret, codeTime) })
+    // A two-step code still verifies: the secret, encrypted with the restored key, decrypts.
+    const second = await signInWithCode(hubUrl, secret, confirmedAt)
     expect(second.status, await second.clone().text()).toBe(200)
     await stop(restored)
   })
 })
-
-/** The token of the link in the first mail written to the outbox. */
-async function mailedToken(outbox: string): Promise<string> {
-  let token: string | undefined
-  await waitUntil(() => {
-    const mail = fs.existsSync(outbox) ? fs.readdirSync(outbox).find((name) => name.endsWith('.txt')) : undefined
-    token = mail && /#token=([A-Za-z0-9_-]+)/.exec(fs.readFileSync(path.join(outbox, mail), 'utf8'))?.[1]
-    return token !== undefined
-  })
-  return token ?? ''
-}
 
 async function waitUntil(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 20_000
