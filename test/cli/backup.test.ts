@@ -156,6 +156,27 @@ describe('hub CLI: backup and restore', () => {
     expect(fs.readdirSync(at('restored')).sort()).toEqual(['hearth.db', ...DATA_DIR_SECRET_FILES].sort())
   })
 
+  it('says which secrets come from the environment, so are not in the backup', async () => {
+    await seeded()
+    const env = { HUB_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64url'), HUB_COOKIE_SECRET: 'x'.repeat(40) }
+    expect(await runHubCli(['backup', '--to', at('hearth.backup')], cli.io('', env))).toBe(0)
+    expect(cli.output.err).toEqual([
+      'note: HUB_COOKIE_SECRET is set, so that secret is in your environment, not in the backup: keep it with the backup',
+      'note: HUB_ENCRYPTION_KEY is set, so that secret is in your environment, not in the backup: keep it with the backup'
+    ])
+  })
+
+  it('refuses an empty passphrase file, and notes a passphrase an unencrypted backup did not need', async () => {
+    await seeded()
+    fs.writeFileSync(at('empty-passphrase'), '\n')
+    expect(await backup('--to', at('hearth.backup'), '--passphrase-file', at('empty-passphrase'))).toBe(1)
+    expect(cli.output.err).toEqual([`backup refused: the passphrase file ${at('empty-passphrase')} is empty`])
+    expect(fs.existsSync(at('hearth.backup'))).toBe(false)
+    expect(await backup('--to', at('hearth.backup'))).toBe(0)
+    expect(await restore('--from', at('hearth.backup'), '--data-dir', at('restored'), '--passphrase-file', passphraseFile('not needed'))).toBe(0)
+    expect(cli.output.err.at(-1)).toBe('note: this backup is not encrypted; --passphrase-file was not needed')
+  })
+
   it('--secrets-only leaves the database out', async () => {
     await seeded()
     expect(await backup('--to', at('secrets.backup'), '--secrets-only')).toBe(0)
