@@ -88,11 +88,12 @@ async function backup(config: Config, values: BackupValues, io: Io): Promise<num
   }
   const destination = path.resolve(values.to)
   if (fs.existsSync(destination)) throw new Refusal(`${values.to} exists: a backup never replaces a file, name another`)
+  if (!fs.existsSync(path.dirname(destination))) throw new Refusal(`the directory of ${values.to} does not exist`)
   const passphrase = readPassphrase(values['passphrase-file'])
   const createdAt = new Date()
 
   const secrets = DATA_DIR_SECRET_FILES.filter((name) => fs.existsSync(path.join(dataDir, name))).map((name) => ({ name, content: fs.readFileSync(path.join(dataDir, name)) }))
-  const database = databaseUrl ? { files: [], schemaVersion: await postgresSchemaVersion(config, io) } : await sqliteSnapshot(dataDir, path.dirname(destination), secretsOnly)
+  const database = await databasePart(config, secretsOnly, path.dirname(destination), io)
   const archive = writeArchive(
     { version: hearthVersion(), schemaVersion: database.schemaVersion, createdAt: createdAt.toISOString(), database: databaseUrl ? 'postgres' : 'sqlite' },
     [...database.files, ...secrets]
@@ -143,14 +144,20 @@ async function restore(values: BackupValues, io: Io): Promise<number> {
   return 0
 }
 
+/** The database's file for the archive (none with --secrets-only or PostgreSQL) and its schema version. */
+async function databasePart(config: Config, secretsOnly: boolean, scratchParent: string, io: Io): Promise<{ files: TarEntry[]; schemaVersion: string | null }> {
+  if (config.shared.databaseUrl) return { files: [], schemaVersion: await postgresSchemaVersion(config, io) }
+  if (secretsOnly) return { files: [], schemaVersion: withSqliteFile(liveDatabase(config.shared.dataDir), sqliteSchemaVersion) }
+  return sqliteSnapshot(config.shared.dataDir, scratchParent)
+}
+
 /**
  * Copies the live database with SQLite's online backup API, all pages in one step: the copy is
  * one read transaction's snapshot, which writers in other processes (WAL) do not wait for and
  * cannot restart. A file copy of a live WAL database could miss the WAL or catch it half-written.
  */
-async function sqliteSnapshot(dataDir: string, scratchParent: string, secretsOnly: boolean): Promise<{ files: TarEntry[]; schemaVersion: string | null }> {
-  const source = path.join(dataDir, SQLITE_DATABASE_FILE)
-  if (!fs.existsSync(source)) throw new Refusal(`there is no database at ${source}: is DATA_DIR right?`)
+async function sqliteSnapshot(dataDir: string, scratchParent: string): Promise<{ files: TarEntry[]; schemaVersion: string | null }> {
+  const source = liveDatabase(dataDir)
   // Beside the backup, owner-only: the copy holds everything the database does.
   const scratch = fs.mkdtempSync(path.join(scratchParent, '.hearth-backup-'))
   try {
@@ -162,21 +169,33 @@ async function sqliteSnapshot(dataDir: string, scratchParent: string, secretsOnl
     } finally {
       live.close()
     }
-    const copy = new SQLite(copyPath)
-    let schemaVersion: string | null
-    try {
+    const schemaVersion = withSqliteFile(copyPath, (copy) => {
       // Rebuilt without free pages: smaller, and nothing deleted before secure_delete was on rides along (docs/privacy.md).
       copy.exec('VACUUM')
       const integrity = copy.pragma('integrity_check', { simple: true })
       if (integrity !== 'ok') throw new Refusal(`the copy of the database fails PRAGMA integrity_check: ${String(integrity)}`)
-      schemaVersion = sqliteSchemaVersion(copy)
-    } finally {
-      // Closing the last connection folds the copy's WAL into it, so the one file is the whole database.
-      copy.close()
-    }
-    return { files: secretsOnly ? [] : [{ name: SQLITE_DATABASE_FILE, content: fs.readFileSync(copyPath) }], schemaVersion }
+      return sqliteSchemaVersion(copy)
+    })
+    // Closing the copy's last connection folded its WAL into it: the one file is the whole database.
+    return { files: [{ name: SQLITE_DATABASE_FILE, content: fs.readFileSync(copyPath) }], schemaVersion }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
+function liveDatabase(dataDir: string): string {
+  const file = path.join(dataDir, SQLITE_DATABASE_FILE)
+  if (!fs.existsSync(file)) throw new Refusal(`there is no database at ${file}: is DATA_DIR right?`)
+  return file
+}
+
+/** `work` on an existing SQLite file, closed after it, whatever happens. */
+function withSqliteFile<T>(file: string, work: (db: SQLite.Database) => T): T {
+  const db = new SQLite(file, { fileMustExist: true })
+  try {
+    return work(db)
+  } finally {
+    db.close()
   }
 }
 

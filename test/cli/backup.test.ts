@@ -106,12 +106,14 @@ describe('hub CLI: backup and restore', () => {
     expect(fs.readFileSync(at('used/notes.txt'), 'utf8')).toBe('mine')
   })
 
-  it('never replaces an existing file with a backup', async () => {
+  it('never replaces an existing file with a backup, nor makes a missing directory', async () => {
     await seeded()
     fs.writeFileSync(at('taken'), 'precious')
     expect(await backup('--to', at('taken'))).toBe(1)
     expect(cli.output.err).toEqual([`backup refused: ${at('taken')} exists: a backup never replaces a file, name another`])
     expect(fs.readFileSync(at('taken'), 'utf8')).toBe('precious')
+    expect(await backup('--to', at('missing/hearth.backup'))).toBe(1)
+    expect(cli.output.err.at(-1)).toBe(`backup refused: the directory of ${at('missing/hearth.backup')} does not exist`)
   })
 
   it.each([
@@ -181,6 +183,8 @@ describe('hub CLI: backup and restore', () => {
     await seeded()
     expect(await backup('--to', at('secrets.backup'), '--secrets-only')).toBe(0)
     expect((await run('tar', ['-tzf', at('secrets.backup')])).stdout.trim().split('\n')).toEqual(['manifest.json', ...DATA_DIR_SECRET_FILES])
+    const manifest = JSON.parse((await run('tar', ['-xzOf', at('secrets.backup'), 'manifest.json'])).stdout) as Manifest
+    expect(manifest).toMatchObject({ database: 'sqlite', schemaVersion: expect.stringMatching(/^\d{4}-/) })
   })
 
   it('with DATABASE_URL, refuses a backup of the database and points to pg_dump', async () => {
