@@ -40,7 +40,7 @@ export function readTar(archive: Buffer): TarEntry[] {
     const size = octal(block, 124, 12)
     const start = offset + BLOCK
     if (start + size > archive.length) throw new TarFormatError(`${name} is cut short`)
-    entries.push({ name, content: Buffer.from(archive.subarray(start, start + size)) })
+    entries.push({ name, content: archive.subarray(start, start + size) })
     offset = start + size + padding(size)
   }
 }
