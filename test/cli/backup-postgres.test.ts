@@ -76,8 +76,8 @@ describe.skipIf(!databaseUrl)('backup with PostgreSQL: the documented pg_dump / 
     const { hub, secret, confirmedAt } = await signUpWithTwoStep(hubUrl, path.join(dataDir, 'outbox'))
 
     // The backup, while the hub runs.
-    const shell = (block: string, env: Record<string, string>) => run('bash', ['-euo', 'pipefail', '-c', block], { cwd: scratch, env: { PATH: process.env.PATH ?? '', ...env } })
-    await shell(documentedBlock('pg-backup'), { DATABASE_URL: urlOf(source), DATA_DIR: dataDir })
+    const shell = (block: string, env: Record<string, string>) => run('bash', ['-euo', 'pipefail', '-c', block], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } })
+    await shell(documentedBlock('pg-backup'), { BACKUP_DIR: scratch, DATABASE_URL: urlOf(source), DATA_DIR: dataDir })
     const manifest = JSON.parse((await run('tar', ['-xzOf', path.join(scratch, 'hearth-secrets.backup'), 'manifest.json'])).stdout) as { database: string; schemaVersion: string | null }
     expect(manifest).toMatchObject({ database: 'postgres', schemaVersion: expect.stringMatching(/^\d{4}-/) })
     original.child.kill('SIGTERM')
@@ -85,7 +85,7 @@ describe.skipIf(!databaseUrl)('backup with PostgreSQL: the documented pg_dump / 
 
     await onServer(`create database ${restoredDatabase}`)
     const restoredDir = path.join(scratch, 'restored')
-    await shell(documentedBlock('pg-restore'), { RESTORED_DATABASE_URL: urlOf(restoredDatabase), RESTORED_DATA_DIR: restoredDir })
+    await shell(documentedBlock('pg-restore'), { BACKUP_DIR: scratch, RESTORED_DATABASE_URL: urlOf(restoredDatabase), RESTORED_DATA_DIR: restoredDir })
     await startHub(restoredDatabase, restoredDir)
 
     // The session from before still signs in to an application.
