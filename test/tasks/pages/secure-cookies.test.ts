@@ -25,6 +25,13 @@ describe.each(databasesUnderTest())('The pages’ cookies, HSTS and TASKS_PUBLIC
     expect(cookie).not.toMatch(/Secure/)
   })
 
+  it('deletes its cookies Secure too over https: the pending sign-in at the callback', async () => {
+    app = await buildTestTasksApp(handle.current.db, { config: { publicUrl: 'https://tasks.example.org', allowedHosts: ['tasks.example.org'] } })
+    const callback = await app.inject({ method: 'GET', url: '/auth/callback', headers: { host: 'tasks.example.org' } })
+    expect(callback.statusCode).toBe(400)
+    expect(callback.headers['set-cookie']).toMatch(/^tasks-sign-in=; Max-Age=0; Path=\/auth\/callback;.*; HttpOnly; Secure; SameSite=Lax$/)
+  })
+
   it('asks for https for a year on every answer when the task manager is reached over https, a refusal too', async () => {
     app = await buildTestTasksApp(handle.current.db, { config: { publicUrl: 'https://tasks.example.org', allowedHosts: ['tasks.example.org'] } })
     for (const [url, host, status] of [['/', 'tasks.example.org', 303], ['/tasks', 'tasks.example.org', 401], ['/', 'elsewhere.example', 421]] as const) {
