@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Response } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_RATE_LIMITS } from '../../src/hub/kernel/rate-limit/sign-in-throttle.js'
 import { chromiumUnderTest, keepScreenshots, launchChromium } from '../helpers/browser.js'
 import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { type ProxyName, type RunningProxy, type SelfSignedCertificate, proxiesUnderTest, requestFrom, selfSignedCertificate, startProxy } from '../helpers/reverse-proxies.js'
@@ -126,8 +127,7 @@ const withChromium = chromiumUnderTest()
 const proxies = withChromium ? proxiesUnderTest() : []
 /** Two client addresses per proxy, none the proxy's own 127.0.0.1: the hub's limits live as long as its process. */
 const CLIENTS: Record<ProxyName, readonly [string, string]> = { nginx: ['127.0.0.5', '127.0.0.6'], caddy: ['127.0.0.7', '127.0.0.8'] }
-/** signupsPerIp in src/hub/kernel/rate-limit/sign-in-throttle.ts. */
-const SIGNUPS_PER_ADDRESS = 20
+const SIGNUPS_PER_ADDRESS = DEFAULT_RATE_LIMITS.signupsPerIp.limit
 
 /**
  * Issue 31: the recipes of docs/operations.md, each run by the real proxy with a self-signed
@@ -179,7 +179,7 @@ describe.skipIf(proxies.length === 0)("npm start's services behind a reverse pro
       })
     })
 
-    it("signs up at the hub and opens the task manager's pages through the hub's sign-in: Secure cookies, HSTS, no loop", async () => {
+    it("signs up at the hub, opens the task manager's pages through the hub's sign-in, signs out of both: Secure cookies, HSTS, no loop", async () => {
       const context = await browser.newContext({ locale: 'en-US' })
       const page = await context.newPage()
       const answers: Promise<{ url: string; redirectsBefore: number; uncached: boolean; hsts: string | undefined; cookies: string[] }>[] = []
