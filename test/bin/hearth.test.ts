@@ -62,6 +62,13 @@ describe('bin/hearth.js', () => {
     expect(hearth(['start', 'billing'])).toMatchObject({ status: 2, err: `Unknown service: billing\n\n${help.out}` })
   })
 
+  it('finds its checkout when run through a symbolic link, as one on the PATH', () => {
+    const link = path.join(newDirectory(), 'hearth')
+    fs.symlinkSync(BIN, link)
+    const result = spawnSync(link, ['hub', '--help'], { cwd: os.tmpdir(), encoding: 'utf8' })
+    expect(result).toMatchObject({ status: 0, stdout: `${USAGE}\n` })
+  })
+
   it('says in one line to build when dist/ has not been built, and builds nothing itself', () => {
     const checkout = newDirectory()
     fs.mkdirSync(path.join(checkout, 'bin'))

@@ -3,12 +3,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readConfig } from '../../src/shared/config.js'
 import { SHUTDOWN_GRACE_MS } from '../../src/shared/runtime.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const UNITS_DIR = path.join(ROOT, 'contrib/systemd')
 const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze'
-/** `systemd-analyze security` rates each unit 1.2 of 10 (0 is the safest); weaker hardening than this fails. */
+/** `systemd-analyze security` rates each unit 1.2 of 10 (0 is the safest); a unit rated above this fails. */
 const MOST_EXPOSURE = 2.0
 /** Where the units expect node and the installed code. */
 const INSTALLED = { node: '/usr/bin/node', root: '/opt/hearth' }
@@ -64,6 +65,13 @@ describe('contrib/systemd units', () => {
     expect(settings.has('MemoryDenyWriteExecute')).toBe(false)
     // DynamicUser would give the data to a user that changes; the data must outlive it.
     expect(settings.has('DynamicUser')).toBe(false)
+  })
+
+  it('has an example environment file that is a valid configuration, leaving DATA_DIR to the units', () => {
+    const lines = fs.readFileSync(path.join(UNITS_DIR, 'hearth.env.example'), 'utf8').split('\n')
+    const env = Object.fromEntries(lines.filter((line) => /^[A-Z_]+=/.test(line)).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]))
+    expect(env).not.toHaveProperty('DATA_DIR')
+    expect(readConfig({ ...env, DATA_DIR: '/var/lib/hearth' }).shared.dataDir).toBe('/var/lib/hearth')
   })
 
   describe.runIf(systemdAnalyzeUnderTest())('systemd-analyze', () => {
