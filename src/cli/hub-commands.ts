@@ -112,8 +112,9 @@ function commands<Name extends string>(help: Readonly<Record<Name, string>>, run
 
 /**
  * Every command, with its help. The module that runs a command is imported when it runs, not
- * before: loading them all (oidc-provider, stripe, mailparser, the whole hub through them) took
- * longer than most commands take to run, and `--help` loads none of them.
+ * before: importing them all (oidc-provider, stripe, mailparser, most of the hub through them)
+ * made every command, `--help` too, wait for code it never ran (docs/operations.md). A new
+ * command: its help (and options) in a light `*-help.ts`, one entry here, its line in USAGE.
  */
 const COMMANDS: readonly HubCommands[] = [
   commands(ACCOUNT_HELP, async (command, config, values, io) => (await import('./accounts.js')).accountCommand(command, config, values.email, values.admin ?? false, io)),
