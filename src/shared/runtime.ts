@@ -23,7 +23,7 @@ export interface Service {
 }
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before the process gives up. */
-const SHUTDOWN_GRACE_MS = 10_000
+export const SHUTDOWN_GRACE_MS = 10_000
 
 /**
  * Reads the configuration, waits for the database (for DATABASE_CONNECT_TIMEOUT at most) and
