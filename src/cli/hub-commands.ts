@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { ACCOUNT_HELP, KEYS_HELP } from './accounts-help.js'
+import { BACKUP_HELP, BACKUP_OPTIONS, BACKUP_USAGE } from './backup-help.js'
 import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE } from './billing-help.js'
 import { CSP_TOP_HELP, CSP_TOP_USAGE } from './csp-top-help.js'
 import { GROUPS_HELP, GROUPS_OPTIONS, GROUPS_USAGE } from './groups-help.js'
@@ -44,6 +45,7 @@ ${INVITATIONS_USAGE}
   npm run hub -- plans:remove --id ID           removes a plan no one is subscribed to
   npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
                                                 sets an account's plan by hand
+${BACKUP_USAGE}
   npm run hub -- --help
   npm run hub -- COMMAND --help                 that command's usage and options
 
@@ -87,7 +89,8 @@ const OPTIONS = {
   ...CLIENTS_OPTIONS,
   ...BILLING_OPTIONS,
   ...INVITATIONS_OPTIONS,
-  ...GROUPS_OPTIONS
+  ...GROUPS_OPTIONS,
+  ...BACKUP_OPTIONS
 } as const satisfies ParseArgsConfig['options']
 
 /** The command line as parsed: every command's options, each command reading its own. */
@@ -129,7 +132,8 @@ const COMMANDS: readonly HubCommands[] = [
   commands({ 'mail:queue': MAIL_QUEUE_HELP }, async (_command, config, values, io) => (await import('./mail-queue.js')).mailQueueCommand(config, values.limit, io)),
   commands(BILLING_HELP, async (command, config, values, io) => (await import('./billing.js')).billingCommand(command, config, values, io)),
   commands(INVITATIONS_HELP, async (_command, config, values, io) => (await import('./invitations.js')).invitationsCommand(config, values, io)),
-  commands(GROUPS_HELP, async (command, config, values, io) => (await import('./groups.js')).groupsCommand(command, config, values, io))
+  commands(GROUPS_HELP, async (command, config, values, io) => (await import('./groups.js')).groupsCommand(command, config, values, io)),
+  commands(BACKUP_HELP, async (command, config, values, io) => (await import('./backup.js')).backupCommand(command, config, values, io))
 ]
 
 /** What `npm run hub -- COMMAND --help` prints, for every command there is. */
