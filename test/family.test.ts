@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openDatabase } from '../src/shared/database/connect.js'
+import { Browserless } from './helpers/browserless.js'
 import { type ServerProcess, freePort, startBuilt } from './helpers/server-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -16,43 +17,6 @@ function readmeWalkthrough(): string {
   const block = /<!-- walkthrough[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1]
   if (!block) throw new Error('README.md has no walk-through block')
   return block
-}
-
-/** An HTTP client that keeps cookies and sends the CSRF cookie back as the header, like the hub's pages. */
-class Browserless {
-  private readonly cookies = new Map<string, string>()
-  constructor(private readonly base: string) {}
-
-  /** Another client holding the same cookies, as a copied cookie jar would. */
-  clone(): Browserless {
-    const copy = new Browserless(this.base)
-    for (const [name, value] of this.cookies) copy.cookies.set(name, value)
-    return copy
-  }
-
-  csrf(): string {
-    return this.cookies.get('service-csrf-token') ?? ''
-  }
-
-  async call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${this.base}${url}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'x-csrf-token': this.csrf(),
-        ...headers
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const [name = '', value = ''] = pair.split(/=(.*)/s)
-      if (value === '') this.cookies.delete(name)
-      else this.cookies.set(name, value)
-    }
-    return response
-  }
 }
 
 /** Both services as README starts them (`TASKS_AUTH=token npm start`, from the build), over real HTTP. */

@@ -3,23 +3,7 @@ import { withDatabase } from './database.js'
 import { type ViolationSummary, mostFrequentViolations } from '../hub/features/csp/top.js'
 import { truncate } from '../hub/kernel/http/storable-text.js'
 import { escapeForTerminal } from './terminal-text.js'
-
-const DEFAULT_LIMIT = 20
-const MAX_LIMIT = 1000
-/** Table cells are cut to this width so a long URI does not push the table off the screen. */
-const CELL_WIDTH = 60
-
-export const CSP_TOP_USAGE = `csp:top lists the most frequent CSP violations reported to the hub, most reported first.
---limit says how many, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); cells longer than ${CELL_WIDTH} characters
-are cut and end with "…". Characters a terminal would not show as themselves (controls, bidi
-and invisible formatting characters) are printed as escapes such as \\u{202e}, and \\ as \\\\.`
-
-export const CSP_TOP_HELP = `Usage: npm run hub -- csp:top [--limit N]
-
-${CSP_TOP_USAGE}
-
-Options:
-  --limit N   how many violations to list, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`
+import { DEFAULT_LIMIT, MAX_LIMIT, CELL_WIDTH } from './csp-top-help.js'
 
 export interface CspTopIo {
   out: (line: string) => void

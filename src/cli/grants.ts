@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { PERMISSIONS, type Permission, isPermission } from '../shared/access-grants/grant.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
-import { NewerSchemaError } from '../shared/database/migrate.js'
+import { NewerSchemaError } from '../shared/database/newer-schema-error.js'
 import { readConfigOrExit } from '../shared/runtime.js'
 import { withDatabase } from './database.js'
 

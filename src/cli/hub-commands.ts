@@ -1,25 +1,17 @@
-import { parseArgs } from 'node:util'
-import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE, billingCommand } from './billing.js'
-import { CSP_TOP_HELP, CSP_TOP_USAGE, cspTop } from './csp-top.js'
-import { deleteUser } from './account-deletion.js'
-import { withDatabase } from './database.js'
-import { GROUPS_HELP, GROUPS_OPTIONS, GROUPS_USAGE, groupsCommand } from './groups.js'
-import { INVITATIONS_HELP, INVITATIONS_OPTIONS, INVITATIONS_USAGE, invitationsCommand } from './invitations.js'
-import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE, eventsPending } from './security-events-pending.js'
-import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.js'
-import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE, mailOutbox } from './mail-outbox.js'
-import { MAIL_QUEUE_HELP, MAIL_QUEUE_USAGE, mailQueueCommand } from './mail-queue.js'
-import { MIGRATE_STATUS_HELP, MIGRATE_STATUS_USAGE, migrateStatus } from './migrate-status.js'
-import { CLIENTS_HELP, CLIENTS_USAGE, type ClientCommandOptions, clientsCommand } from './oidc-clients.js'
-import { createUsersRepository } from '../hub/kernel/accounts/repository.js'
-import { createAccounts } from '../hub/kernel/accounts/accounts.js'
-import { setAccountDisabled } from '../hub/kernel/accounts/account-status.js'
-import type { Role } from '../hub/kernel/accounts/roles.js'
-import { changeRole } from '../hub/features/users/administration.js'
-import { rotateSigningKeys } from '../hub/kernel/tokens/keyring.js'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
+import { ACCOUNT_HELP, KEYS_HELP } from './accounts-help.js'
+import { BACKUP_HELP, BACKUP_OPTIONS, BACKUP_USAGE } from './backup-help.js'
+import { BILLING_HELP, BILLING_OPTIONS, BILLING_USAGE } from './billing-help.js'
+import { CSP_TOP_HELP, CSP_TOP_USAGE } from './csp-top-help.js'
+import { GROUPS_HELP, GROUPS_OPTIONS, GROUPS_USAGE } from './groups-help.js'
+import { INVITATIONS_HELP, INVITATIONS_OPTIONS, INVITATIONS_USAGE } from './invitations-help.js'
+import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE } from './security-events-pending-help.js'
+import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE } from './mail-outbox-help.js'
+import { MAIL_QUEUE_HELP, MAIL_QUEUE_USAGE } from './mail-queue-help.js'
+import { MIGRATE_STATUS_HELP, MIGRATE_STATUS_USAGE } from './migrate-status-help.js'
+import { CLIENTS_HELP, CLIENTS_OPTIONS, CLIENTS_USAGE } from './oidc-clients-help.js'
 import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
-import { HttpError } from '../shared/errors.js'
-import { NewerSchemaError } from '../shared/database/migrate.js'
+import { NewerSchemaError } from '../shared/database/newer-schema-error.js'
 
 export const USAGE = `Administer the identity hub (same configuration as the hub: DATABASE_URL or DATA_DIR, HUB_*).
 
@@ -55,6 +47,7 @@ ${INVITATIONS_USAGE}
   npm run hub -- plans:remove --id ID           removes a plan no one is subscribed to
   npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
                                                 sets an account's plan by hand
+${BACKUP_USAGE}
   npm run hub -- migrate:status                 lists the migrations, applied or pending, and the version that ran them
   npm run hub -- --help
   npm run hub -- COMMAND --help                 that command's usage and options
@@ -92,76 +85,21 @@ ${BILLING_USAGE}
 
 ${MIGRATE_STATUS_USAGE}`
 
-/** Each account command's own help; `npm run hub -- COMMAND --help` prints the one of COMMAND. */
-const ACCOUNT_HELP = {
-  'users:create': `Usage: npm run hub -- users:create --email EMAIL [--admin]
+const OPTIONS = {
+  email: { type: 'string' },
+  admin: { type: 'boolean' },
+  to: { type: 'string' },
+  limit: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  ...CLIENTS_OPTIONS,
+  ...BILLING_OPTIONS,
+  ...INVITATIONS_OPTIONS,
+  ...GROUPS_OPTIONS,
+  ...BACKUP_OPTIONS
+} as const satisfies ParseArgsConfig['options']
 
-Creates an account, reading its password from stdin. It applies the sign-up rules (valid email,
-8 to 128 characters, not a common password) and works whatever HUB_SIGNUP says. Pipe the
-password in so it stays out of the shell history:
-  printf '%s' "$PASSWORD" | npm run hub -- users:create --email ada@example.com
-
-Options:
-  --email EMAIL   the account's address
-  --admin         makes the account an administrator of the hub (docs/administration.md)`,
-  'users:promote': `Usage: npm run hub -- users:promote --email EMAIL
-
-Makes an existing account an administrator of the hub: it opens the console at /admin and the
-admin API (docs/administration.md). Recorded on the account's activity.
-
-Options:
-  --email EMAIL   the account's address`,
-  'users:demote': `Usage: npm run hub -- users:demote --email EMAIL
-
-Makes an administrator a member again; it loses the console at once. The last enabled
-administrator cannot be demoted: make another account an administrator first.
-
-Options:
-  --email EMAIL   the account's address`,
-  'users:disable': `Usage: npm run hub -- users:disable --email EMAIL
-
-Blocks sign-in and ends the account's sessions. A running hub stops accepting them within a few
-seconds (it trusts a session it has just read for up to 4 s); SSO tokens already issued to
-applications stay valid until they expire (5 minutes). The last enabled administrator cannot be
-disabled.
-
-Options:
-  --email EMAIL   the account's address`,
-  'users:enable': `Usage: npm run hub -- users:enable --email EMAIL
-
-Lets a disabled account sign in again.
-
-Options:
-  --email EMAIL   the account's address`,
-  'users:delete': `Usage: npm run hub -- users:delete --email EMAIL
-
-Erases the account, as its owner deleting it would: ends every session, erases what the hub holds
-about the person but one account.deleted audit record (id and time), mails a confirmation to the
-address and sends the applications an account-purged event (docs/account.md, "Deletion"). The
-last enabled administrator cannot be deleted.
-
-Options:
-  --email EMAIL   the account's address`,
-  'keys:rotate': `Usage: npm run hub -- keys:rotate
-
-Adds a new SSO signing key in DATA_DIR, which signs from now on; the old one stays published at
-/.well-known/jwks.json until every token it signed has expired. A running hub picks it up without
-a restart. It takes no options.`
-} as const
-
-/** What `npm run hub -- COMMAND --help` prints, for every command there is. */
-export const COMMAND_HELP: Readonly<Record<string, string>> = {
-  ...ACCOUNT_HELP,
-  'csp:top': CSP_TOP_HELP,
-  'events:pending': EVENTS_PENDING_HELP,
-  ...CLIENTS_HELP,
-  'mail:outbox': MAIL_OUTBOX_HELP,
-  'mail:queue': MAIL_QUEUE_HELP,
-  ...BILLING_HELP,
-  ...INVITATIONS_HELP,
-  ...GROUPS_HELP,
-  'migrate:status': MIGRATE_STATUS_HELP
-}
+/** The command line as parsed: every command's options, each command reading its own. */
+export type CommandValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
 export interface CliIo {
   env: Env
@@ -170,61 +108,61 @@ export interface CliIo {
   err: (line: string) => void
 }
 
+interface HubCommands {
+  help: Readonly<Record<string, string>>
+  run: (command: string, config: Config, values: CommandValues, io: CliIo) => Promise<number>
+}
+
+/** The commands named by `help`'s keys, each run by `run`. */
+function commands<Name extends string>(help: Readonly<Record<Name, string>>, run: (command: Name, config: Config, values: CommandValues, io: CliIo) => Promise<number>): HubCommands {
+  return { help, run: (command, config, values, io) => run(command as Name, config, values, io) }
+}
+
+/**
+ * Every command, with its help. The module that runs a command is imported when it runs, not
+ * before: importing them all (oidc-provider, stripe, mailparser, most of the hub through them)
+ * made every command, `--help` too, wait for code it never ran (docs/operations.md). A new
+ * command: its help (and options) in a light `*-help.ts`, one entry here, its line in USAGE.
+ */
+const COMMANDS: readonly HubCommands[] = [
+  commands(ACCOUNT_HELP, async (command, config, values, io) => (await import('./accounts.js')).accountCommand(command, config, values.email, values.admin ?? false, io)),
+  commands(KEYS_HELP, async (_command, config, _values, io) => (await import('./keys.js')).rotateKeys(config, io)),
+  commands({ 'csp:top': CSP_TOP_HELP }, async (_command, config, values, io) => (await import('./csp-top.js')).cspTop(config, values.limit, io)),
+  commands({ 'events:pending': EVENTS_PENDING_HELP }, async (_command, config, _values, io) => (await import('./security-events-pending.js')).eventsPending(config, io)),
+  commands(CLIENTS_HELP, async (command, config, values, io) => {
+    const { clientsCommand, clientOptionsOf } = await import('./oidc-clients.js')
+    return clientsCommand(command, config, clientOptionsOf(values), io)
+  }),
+  commands({ 'mail:outbox': MAIL_OUTBOX_HELP }, async (_command, config, values, io) => (await import('./mail-outbox.js')).mailOutbox(config, { to: values.to, limit: values.limit }, io)),
+  commands({ 'mail:queue': MAIL_QUEUE_HELP }, async (_command, config, values, io) => (await import('./mail-queue.js')).mailQueueCommand(config, values.limit, io)),
+  commands(BILLING_HELP, async (command, config, values, io) => (await import('./billing.js')).billingCommand(command, config, values, io)),
+  commands(INVITATIONS_HELP, async (_command, config, values, io) => (await import('./invitations.js')).invitationsCommand(config, values, io)),
+  commands(GROUPS_HELP, async (command, config, values, io) => (await import('./groups.js')).groupsCommand(command, config, values, io)),
+  commands(BACKUP_HELP, async (command, config, values, io) => (await import('./backup.js')).backupCommand(command, config, values, io)),
+  commands({ 'migrate:status': MIGRATE_STATUS_HELP }, async (_command, config, _values, io) => (await import('./migrate-status.js')).migrateStatus(config, io))
+]
+
+/** What `npm run hub -- COMMAND --help` prints, for every command there is. */
+export const COMMAND_HELP: Readonly<Record<string, string>> = Object.assign({}, ...COMMANDS.map(({ help }) => help))
+
 /** Runs one hub command; resolves to the process exit code. */
 export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { email: { type: 'string' }, admin: { type: 'boolean' }, to: { type: 'string' }, limit: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...CLIENT_OPTIONS, ...BILLING_OPTIONS, ...INVITATIONS_OPTIONS, ...GROUPS_OPTIONS } })
+    parsed = parseArgs({ args, allowPositionals: true, options: OPTIONS })
   } catch (error) {
     io.err(`${(error as Error).message}\n\n${USAGE}`)
     return 2
   }
   const [command] = parsed.positionals
   if (parsed.values.help) return help(command, io)
+  const found = command === undefined ? undefined : COMMANDS.find(({ help }) => Object.hasOwn(help, command))
+  if (command === undefined || found === undefined) {
+    io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
+    return 2
+  }
   try {
-    const config = readConfig(io.env)
-    switch (command) {
-      case 'users:create':
-      case 'users:promote':
-      case 'users:demote':
-      case 'users:disable':
-      case 'users:enable':
-      case 'users:delete':
-        return await accountCommand(command, config, parsed.values.email, parsed.values.admin ?? false, io)
-      case 'keys:rotate':
-        return await rotateKeys(config, io)
-      case 'events:pending':
-        return await eventsPending(config, io)
-      case 'csp:top':
-        return await cspTop(config, parsed.values.limit, io)
-      case 'clients:add':
-      case 'clients:list':
-      case 'clients:update':
-      case 'clients:rotate-secret':
-      case 'clients:remove':
-        return await clientsCommand(command, config, clientOptionsOf(parsed.values), io)
-      case 'plans:add':
-      case 'plans:list':
-      case 'plans:remove':
-      case 'billing:set':
-        return await billingCommand(command, config, parsed.values, io)
-      case 'groups:add':
-      case 'groups:list':
-      case 'groups:members:add':
-      case 'groups:members:remove':
-        return await groupsCommand(command, config, parsed.values, io)
-      case 'invitations:add':
-        return await invitationsCommand(config, parsed.values, io)
-      case 'mail:outbox':
-        return await mailOutbox(config, { to: parsed.values.to, limit: parsed.values.limit }, io)
-      case 'mail:queue':
-        return await mailQueueCommand(config, parsed.values.limit, io)
-      case 'migrate:status':
-        return await migrateStatus(config, io)
-      default:
-        io.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE)
-        return 2
-    }
+    return await found.run(command, readConfig(io.env), parsed.values, io)
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`Invalid configuration: ${error.message}`)
@@ -251,129 +189,4 @@ function help(command: string | undefined, io: CliIo): number {
   }
   io.out(text)
   return 0
-}
-
-type AccountCommand = 'users:create' | 'users:promote' | 'users:demote' | 'users:disable' | 'users:enable' | 'users:delete'
-
-/**
- * The users:* commands: each names an account by --email, and accounts live in the hub only with
- * the built-in provider. A refusal of the hub's rules (the sign-up rules, the last administrator)
- * is printed and exits 1.
- */
-async function accountCommand(command: AccountCommand, config: Config, email: string | undefined, admin: boolean, io: CliIo): Promise<number> {
-  if (!email) {
-    io.err(`${command} needs --email`)
-    return 2
-  }
-  if (config.hub.identityProvider.kind !== 'builtin') {
-    io.err('HUB_IDP is oidc: accounts live at the external identity provider, not in the hub')
-    return 1
-  }
-  try {
-    if (command === 'users:create') return await createUser(config, email, admin, io)
-    if (command === 'users:delete') return await deleteUser(config, email, io)
-    if (command === 'users:promote' || command === 'users:demote') return await changeUserRole(config, command === 'users:promote' ? 'admin' : 'member', email, io)
-    return await changeAccountStatus(config, command === 'users:disable', email, io)
-  } catch (error) {
-    if (error instanceof HttpError) {
-      io.err(error.message)
-      return 1
-    }
-    throw error
-  }
-}
-
-async function createUser(config: Config, email: string, admin: boolean, io: CliIo): Promise<number> {
-  // One trailing newline is what `echo` or a typed line adds; it is not part of the password.
-  const password = (await io.readStdin()).replace(/\r?\n$/, '')
-  const { userId, email: stored } = await withDatabase(config.shared, async (db) => {
-    const now = new Date()
-    const created = await createAccounts(createUsersRepository(db)).create({ email, password }, now)
-    if (admin) await changeRole(db, { userId: created.userId }, 'admin', now)
-    return created
-  })
-  io.out(`Created ${admin ? 'administrator ' : ''}${stored} with id ${userId}.`)
-  return 0
-}
-
-async function changeUserRole(config: Config, role: Role, email: string, io: CliIo): Promise<number> {
-  const changed = await withDatabase(config.shared, (db) => changeRole(db, email, role, new Date()))
-  if (!changed) {
-    io.err('No account has this email')
-    return 1
-  }
-  const what = role === 'admin' ? 'an administrator' : 'a member'
-  io.out(changed.changed ? `${changed.email} is now ${what}.` : `${changed.email} is already ${what}.`)
-  return 0
-}
-
-async function changeAccountStatus(config: Config, disable: boolean, email: string, io: CliIo): Promise<number> {
-  const changed = await withDatabase(config.shared, (db) =>
-    setAccountDisabled(db, email, disable, new Date(), createSecurityEventOutbox(db, Object.keys(config.hub.appEvents)))
-  )
-  if (!changed) {
-    io.err('No account has this email')
-    return 1
-  }
-  const sessions = `${changed.endedSessions} session${changed.endedSessions === 1 ? '' : 's'}`
-  io.out(disable ? `Disabled ${changed.email} and ended ${sessions}.` : `Enabled ${changed.email}.`)
-  return 0
-}
-
-async function rotateKeys(config: Config, io: CliIo): Promise<number> {
-  if (config.hub.signingKey !== undefined) {
-    io.err('HUB_SIGNING_KEY is set: keys come from the environment. Put the new key first in its JSON array, keeping the old one until its tokens have expired.')
-    return 1
-  }
-  const kids = await rotateSigningKeys(config.shared.dataDir, new Date())
-  io.out(`New signing keys ${kids.join(', ')} (EdDSA, RS256, ES256); the previous ones stay published until their tokens have expired.`)
-  return 0
-}
-
-const CLIENT_OPTIONS = {
-  id: { type: 'string' },
-  name: { type: 'string' },
-  'redirect-uri': { type: 'string', multiple: true },
-  'post-logout-redirect-uri': { type: 'string', multiple: true },
-  'backchannel-logout-uri': { type: 'string' },
-  public: { type: 'boolean' },
-  'first-party': { type: 'boolean' },
-  'third-party': { type: 'boolean' },
-  'logo-url': { type: 'string' },
-  'id-token-alg': { type: 'string' },
-  pkce: { type: 'string' },
-  'auth-method': { type: 'string' }
-} as const
-
-function clientOptionsOf(values: {
-  id?: string
-  name?: string
-  'redirect-uri'?: string[]
-  'post-logout-redirect-uri'?: string[]
-  'backchannel-logout-uri'?: string
-  public?: boolean
-  'first-party'?: boolean
-  'third-party'?: boolean
-  groups?: string
-  'logo-url'?: string
-  'id-token-alg'?: string
-  pkce?: string
-  'auth-method'?: string
-}): ClientCommandOptions {
-  return {
-    id: values.id,
-    name: values.name,
-    redirectUris: values['redirect-uri'],
-    postLogoutRedirectUris: values['post-logout-redirect-uri'],
-    backchannelLogoutUri: values['backchannel-logout-uri'],
-    logoUrl: values['logo-url'],
-    idTokenAlg: values['id-token-alg'],
-    pkce: values.pkce,
-    authMethod: values['auth-method'],
-    public: values.public ?? false,
-    firstParty: values['first-party'] ?? false,
-    thirdParty: values['third-party'] ?? false,
-    // Comma-separated names; "" (clients:update) lets everyone use the client again.
-    allowedGroups: values.groups?.split(',').map((name) => name.trim()).filter((name) => name !== '')
-  }
 }

@@ -4,23 +4,7 @@ import { type AddressObject, simpleParser } from 'mailparser'
 import type { Config } from '../shared/config.js'
 import { OUTBOX_DIRECTORY } from '../hub/kernel/mail/transport.js'
 import { escapeForTerminal } from './terminal-text.js'
-
-const DEFAULT_LIMIT = 5
-const MAX_LIMIT = 100
-
-export const MAIL_OUTBOX_USAGE = `mail:outbox prints the newest mails the hub wrote to DATA_DIR/${OUTBOX_DIRECTORY} (where mail goes
-when HUB_SMTP_URL is not set), newest first: each file's path, recipients, subject and text, so
-their links can be followed (each .eml file has a .txt beside it, from which a link can be
-copied as it stands). --to keeps the mails to one address; --limit says how many,
-1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`
-
-export const MAIL_OUTBOX_HELP = `Usage: npm run hub -- mail:outbox [--to EMAIL] [--limit N]
-
-${MAIL_OUTBOX_USAGE}
-
-Options:
-  --to EMAIL   only the mails to this address
-  --limit N    how many mails to print, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`
+import { DEFAULT_LIMIT, MAX_LIMIT } from './mail-outbox-help.js'
 
 export interface MailOutboxIo {
   out: (line: string) => void

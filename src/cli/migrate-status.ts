@@ -4,17 +4,6 @@ import { HEARTH_VERSION } from '../shared/release.js'
 import { withUnmigratedDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
 
-export const MIGRATE_STATUS_USAGE = `migrate:status lists every migration of this version, applied (with when) or pending, any the
-database holds that this version does not know (a newer version applied them: this one will not
-start), and the Hearth version that last migrated the database. It changes nothing: the hub and
-the task manager apply pending migrations when they start (docs/upgrading.md).`
-
-export const MIGRATE_STATUS_HELP = `Usage: npm run hub -- migrate:status
-
-${MIGRATE_STATUS_USAGE}
-
-It takes no options.`
-
 /** `npm run hub -- migrate:status`; resolves to the exit code, 0 whatever the state. */
 export async function migrateStatus(config: Config, io: { out: (line: string) => void }): Promise<number> {
   const status = await withUnmigratedDatabase(config.shared, (db) => readMigrationStatus(db))

@@ -3,16 +3,6 @@ import { createSecurityEventOutbox } from '../hub/kernel/security-events/outbox.
 import { withDatabase } from './database.js'
 import { escapeForTerminal } from './terminal-text.js'
 
-export const EVENTS_PENDING_USAGE = `events:pending lists the security events the applications have not yet accepted, oldest first:
-each one's id (its jti), application, event type, subject (user id), when it happened, attempts so
-far, next attempt and the last failure. The hub retries each until the application answers 202.`
-
-export const EVENTS_PENDING_HELP = `Usage: npm run hub -- events:pending
-
-${EVENTS_PENDING_USAGE}
-
-It takes no options.`
-
 /** `npm run hub -- events:pending`; resolves to the exit code. */
 export async function eventsPending(config: Config, io: { out: (line: string) => void }): Promise<number> {
   const pending = await withDatabase(config.shared, (db) => createSecurityEventOutbox(db, []).pending())

@@ -156,7 +156,7 @@ export function readConfig(env: Env = process.env): Config {
       auth: read.oneOf('TASKS_AUTH', TASKS_AUTH_MODES, 'header'),
       hubIssuer,
       hubJwksUrl: read.url('HUB_JWKS_URL', `${hubIssuer}/.well-known/jwks.json`),
-      allowedHosts: readTasksAllowedHosts(read, host, tasksPort),
+      allowedHosts: readTasksAllowedHosts(read, host, tasksPort, new URL(tasksPublicUrl)),
       publicUrl: tasksPublicUrl
     },
     hub
@@ -393,9 +393,13 @@ function hubLoopbackHosts(host: string, port: number, publicUrl: URL): string[] 
   return [...new Set(names.map((name) => canonicalHost(`${name}:${port}`) ?? name))].filter((alias) => alias !== publicUrl.host)
 }
 
-/** By default the loopback names and HOST, each with PORT: the names a client on this machine uses. */
-function readTasksAllowedHosts(read: ReturnType<typeof reader>, host: string, port: number): string[] {
-  const defaults = ['localhost', '127.0.0.1', '[::1]', isIP(host) === 6 ? `[${host}]` : host].map((name) => `${name}:${port}`)
+/**
+ * By default the loopback names and HOST, each with PORT: the names a client on this machine uses;
+ * and TASKS_PUBLIC_URL's host, which a reverse proxy forwarding the browser's Host sends.
+ */
+function readTasksAllowedHosts(read: ReturnType<typeof reader>, host: string, port: number, publicUrl: URL): string[] {
+  const loopback = ['localhost', '127.0.0.1', '[::1]', isIP(host) === 6 ? `[${host}]` : host].map((name) => `${name}:${port}`)
+  const defaults = [...loopback, publicUrl.host]
   const entries = read.list('TASKS_ALLOWED_HOSTS', defaults.join(','))
   return [...new Set(entries.map((entry) => read.allowedHost('TASKS_ALLOWED_HOSTS', entry)))]
 }

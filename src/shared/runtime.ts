@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely'
 import { type Config, ConfigError, createDataDir, dataDirOpenToOthers, readConfig } from './config.js'
 import { DatabaseUnreachableError, waitForDatabase } from './database/availability.js'
 import { openDatabase } from './database/connect.js'
-import { NewerSchemaError, migrateToLatest } from './database/migrate.js'
+import { migrateToLatest } from './database/migrate.js'
+import { NewerSchemaError } from './database/newer-schema-error.js'
 import type { Database } from './database/schema.js'
 import type { App } from './http/server.js'
 import { type Logger, createLogger } from './logging.js'
@@ -23,7 +24,7 @@ export interface Service {
 }
 
 /** How long in-flight requests get to finish after SIGTERM/SIGINT before the process gives up. */
-const SHUTDOWN_GRACE_MS = 10_000
+export const SHUTDOWN_GRACE_MS = 10_000
 
 /**
  * Reads the configuration, waits for the database (for DATABASE_CONNECT_TIMEOUT at most) and

@@ -17,7 +17,7 @@ import { callerIdentification } from './identity.js'
 import { batchingInserts } from './insert-batching.js'
 import { cachingListReads } from './list-cache.js'
 import { accessCheck } from './plugins/access-check.js'
-import { TASKS_SECURITY_HEADERS, securityHeaders } from './plugins/security-headers.js'
+import { securityHeaders, tasksSecurityHeaders } from './plugins/security-headers.js'
 import { createTasksRepository } from './repository.js'
 import { exportRoutes } from './routes/export.js'
 import { healthRoutes } from './routes/health.js'
@@ -66,11 +66,12 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
   const verifySsoToken = revokedSubjects.refusingRevoked(
     dependencies.verifySsoToken ?? createSsoTokenVerifier({ keys: hubKeys, issuer: config.hubIssuer, audience: config.appId })
   )
+  const headers = tasksSecurityHeaders(config.publicUrl)
   const app = await createServer({
     logger,
     // The spec names the 500 each operation answers; an outage is one more such failure.
     databaseOutage: 'route-failure',
-    malformedRequestHeaders: () => TASKS_SECURITY_HEADERS,
+    malformedRequestHeaders: () => headers,
     openApi: {
       title: 'Hearth task manager',
       description: "Tasks owned by a user, who is named by the x-user-id header or the hub's SSO token (TASKS_AUTH).",
@@ -82,7 +83,7 @@ export async function buildTasksApp(dependencies: TasksAppDependencies): Promise
     }
   })
 
-  await app.register(securityHeaders)
+  await app.register(securityHeaders, { headers })
   await app.register(allowedHosts, { hosts: config.allowedHosts })
   await app.register(healthRoutes)
   await app.register(

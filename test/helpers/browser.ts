@@ -30,10 +30,10 @@ export function chromiumUnderTest(): boolean {
   return false
 }
 
-/** Headless Chromium; Playwright gives each launch a fresh, temporary user-data directory. */
-export function launchChromium(): Promise<Browser> {
+/** Headless Chromium, with `args` after ours; Playwright gives each launch a fresh, temporary user-data directory. */
+export function launchChromium(args: readonly string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package or set CHROMIUM_PATH`)
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS })
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...args] })
 }
 
 /**

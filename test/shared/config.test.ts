@@ -41,6 +41,18 @@ describe('configuration', () => {
     ])
   })
 
+  it("answers to TASKS_PUBLIC_URL's host by default: a reverse proxy forwards the browser's Host", () => {
+    expect(readConfig({ TASKS_PUBLIC_URL: 'https://Tasks.Example.org' }).tasks.allowedHosts).toEqual([
+      'localhost:3000',
+      '127.0.0.1:3000',
+      '[::1]:3000',
+      'tasks.example.org'
+    ])
+    expect(readConfig({ TASKS_PUBLIC_URL: 'https://tasks.example.org:8443' }).tasks.allowedHosts).toContain('tasks.example.org:8443')
+    // A list of its own is the whole list, as before.
+    expect(readConfig({ TASKS_PUBLIC_URL: 'https://tasks.example.org', TASKS_ALLOWED_HOSTS: '10.0.0.5:3000' }).tasks.allowedHosts).toEqual(['10.0.0.5:3000'])
+  })
+
   it("finds the hub's issuer and keys from its public URL unless told otherwise", () => {
     expect(readConfig({ HUB_PUBLIC_URL: 'https://id.example.org/' }).tasks).toMatchObject({
       hubIssuer: 'https://id.example.org',

@@ -10,6 +10,9 @@ import type { Database } from './schema.js'
 
 export type DatabaseDialect = 'sqlite' | 'postgres'
 
+/** The SQLite database's file in DATA_DIR. */
+export const SQLITE_DATABASE_FILE = 'hearth.db'
+
 export interface DatabaseHandle {
   db: Kysely<Database>
   dialect: DatabaseDialect
@@ -52,7 +55,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' }
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
-  const file = openOwnerOnly(path.join(options.dataDir, 'hearth.db'))
+  const file = openOwnerOnly(path.join(options.dataDir, SQLITE_DATABASE_FILE))
   // A statement waits up to 5 s for another process's lock (better-sqlite3's default, said here).
   file.pragma('busy_timeout = 5000')
   // WAL lets readers run beside the writer; NORMAL sync in WAL mode survives a process crash.

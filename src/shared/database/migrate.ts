@@ -39,6 +39,7 @@ import * as clientSettings from './migrations/0058-client-settings.js'
 import * as groupPlans from './migrations/0059-group-plans.js'
 import * as hearthReleases from './migrations/0061-hearth-releases.js'
 import { HEARTH_VERSION } from '../release.js'
+import { NewerSchemaError } from './newer-schema-error.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -93,14 +94,6 @@ export interface MigrationState {
   /** Migration name to the time it was applied, ISO 8601, as Kysely writes it. */
   applied: ReadonlyMap<string, string>
   releases: readonly ReleaseRecord[]
-}
-
-/** The database was migrated by a version newer than this one: running on it could corrupt it. */
-export class NewerSchemaError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'NewerSchemaError'
-  }
 }
 
 /**

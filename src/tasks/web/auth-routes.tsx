@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { safeNextPath } from '../../hub/kernel/language/next-path.js'
 import { badRequest, serviceUnavailable } from '../../shared/errors.js'
 import type { BrowserSessionCookies } from './browser-session.js'
-import { SIGN_IN_COOKIE, privateCookieOptions, signCookieValue, unsignCookieValue } from './cookies.js'
+import { SIGN_IN_COOKIE, clearedCookieOptions, privateCookieOptions, signCookieValue, unsignCookieValue } from './cookies.js'
 import { BACKCHANNEL_LOGOUT_PATH, CALLBACK_PATH, type HubSignIn, type PendingSignIn, SIGNED_OUT_PATH } from './hub-sign-in.js'
 import { LogoutTokenRefused } from './logout-token.js'
 import type { BrowserSessions } from './sessions.js'
@@ -47,7 +47,7 @@ export async function authRoutes(app: FastifyInstance, { hubSignIn, cookies, ses
 
   app.get(CALLBACK_PATH, { schema: { hide } }, async (request, reply) => {
     const saved = unsignCookieValue(keys, SIGN_IN_COOKIE, request.cookies[SIGN_IN_COOKIE])
-    reply.clearCookie(SIGN_IN_COOKIE, { path: CALLBACK_PATH })
+    reply.clearCookie(SIGN_IN_COOKIE, clearedCookieOptions(secure, CALLBACK_PATH))
     const pending = saved === null ? null : (JSON.parse(Buffer.from(saved, 'base64url').toString()) as PendingSignIn & { next: string })
     try {
       if (pending === null) throw new Error('no sign-in is pending in this browser')

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { csrfHeaderMatches, isCsrfTokenBound, issueCsrfToken } from '../../hub/kernel/security/csrf-token.js'
-import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, privateCookieOptions, signCookieValue, unsignCookieValue } from './cookies.js'
+import { CSRF_COOKIE, CSRF_FIELD, SESSION_COOKIE, clearedCookieOptions, privateCookieOptions, signCookieValue, unsignCookieValue } from './cookies.js'
 import { type BrowserSessions, TASKS_SESSION_MAX_AGE_SECONDS } from './sessions.js'
 
 /** The CSRF cookie lives as long as the browser does; it is renewed whenever it no longer fits the session. */
@@ -37,7 +37,7 @@ export function browserSessionCookies({ keys, secure, sessions }: { keys: readon
     async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const token = tokenOf(request)
       if (token !== null) await sessions.end(token)
-      reply.clearCookie(SESSION_COOKIE, { path: '/' }).clearCookie(CSRF_COOKIE, { path: '/' })
+      reply.clearCookie(SESSION_COOKIE, clearedCookieOptions(secure)).clearCookie(CSRF_COOKIE, clearedCookieOptions(secure))
     },
 
     /** The token the page's forms repeat: the browser's own when it is bound to this session, else a new one. */

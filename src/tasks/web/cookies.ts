@@ -32,3 +32,8 @@ export function unsignCookieValue(keys: readonly string[], name: string, signed:
 export function privateCookieOptions(secure: boolean, maxAgeSeconds: number, path = '/'): CookieSerializeOptions {
   return { path, httpOnly: true, sameSite: 'lax', secure, maxAge: maxAgeSeconds }
 }
+
+/** What a cookie is deleted with: its attributes but the lifetime, so over https the deletion is Secure too. */
+export function clearedCookieOptions(secure: boolean, path = '/'): CookieSerializeOptions {
+  return { path, httpOnly: true, sameSite: 'lax', secure }
+}

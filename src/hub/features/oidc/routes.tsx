@@ -83,6 +83,18 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     return state
   }
   const hubSessionOf = (request: FastifyRequest) => sessions.validate(request.cookies[AUTH_COOKIE], now())
+  if (options.behindProxy) {
+    // Behind a trusted proxy the provider (Koa, `proxy` on) takes its scheme and host from
+    // X-Forwarded-Proto and -Host, and the client from X-Forwarded-For's first address: the URLs of
+    // its endpoints and its cookies' Secure follow them. It is told what the hub decided instead,
+    // HUB_PUBLIC_URL and `request.ip`, so a proxy that sends no X-Forwarded-Proto (nginx, unless
+    // told) or passes on what a client wrote changes nothing.
+    const publicUrl = new URL(options.issuer)
+    app.addHook('onRequest', (request, _reply, done) => {
+      Object.assign(request.raw.headers, { 'x-forwarded-proto': publicUrl.protocol.slice(0, -1), 'x-forwarded-host': publicUrl.host, 'x-forwarded-for': request.ip })
+      done()
+    })
+  }
 
   let current: { keys: string; provider: Provider; handle: ReturnType<Provider['callback']> } | undefined
   /** oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in the database). */

@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import path from 'node:path'
-import { readOrCreateSecretFile } from './secret-files.js'
+import { DATA_DIR_SECRETS, readOrCreateSecretFile } from './secret-files.js'
 
-export const ENCRYPTION_KEY_FILE = 'hub-encryption-key'
+export const ENCRYPTION_KEY_FILE = DATA_DIR_SECRETS.encryptionKey
 /** AES-256: a key of 32 bytes. */
 export const ENCRYPTION_KEY_BYTES = 32
 const IV_BYTES = 12

@@ -11,7 +11,7 @@ import {
   generateKeyPair,
   importJWK
 } from 'jose'
-import { readOrCreateSecretFile, writeSecretFile } from '../security/secret-files.js'
+import { DATA_DIR_SECRETS, readOrCreateSecretFile, writeSecretFile } from '../security/secret-files.js'
 
 /** Only asymmetric algorithms: the private half never leaves the hub; applications verify with the public half. */
 export const SIGNING_ALGORITHMS = ['EdDSA', 'RS256', 'ES256'] as const
@@ -36,7 +36,7 @@ export const RSA_MODULUS_LENGTH = 2048
  */
 export const RETIRED_KEY_RETENTION_MS = 65 * 60 * 1000
 
-export const SIGNING_KEYS_FILE = 'hub-signing-keys.json'
+export const SIGNING_KEYS_FILE = DATA_DIR_SECRETS.signingKeys
 
 /** A key as kept in DATA_DIR: newest first; the first signs. */
 export interface StoredKey {
