@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { DATA_DIR_SECRET_FILES, writeSecretFile } from '../hub/kernel/security/secret-files.js'
 import type { Config } from '../shared/config.js'
 import { SQLITE_DATABASE_FILE, openDatabase } from '../shared/database/connect.js'
+import { HEARTH_VERSION } from '../shared/release.js'
 import { DamagedBackupError, readArchive, writeArchive } from './backup-archive.js'
 import { BACKUP_HELP } from './backup-help.js'
 import { DamagedEncryptionError, WrongPassphraseError, decrypt, encrypt, isEncrypted } from './backup-encryption.js'
@@ -58,7 +59,7 @@ async function backup(config: Config, values: BackupValues, io: Io): Promise<num
   const secrets = DATA_DIR_SECRET_FILES.filter((name) => fs.existsSync(path.join(dataDir, name))).map((name) => ({ name, content: fs.readFileSync(path.join(dataDir, name)) }))
   const database = await databasePart(config, secretsOnly, path.dirname(destination), io)
   const archive = writeArchive(
-    { version: hearthVersion(), schemaVersion: database.schemaVersion, createdAt: createdAt.toISOString(), database: databaseUrl ? 'postgres' : 'sqlite' },
+    { version: HEARTH_VERSION, schemaVersion: database.schemaVersion, createdAt: createdAt.toISOString(), database: databaseUrl ? 'postgres' : 'sqlite' },
     [...database.files, ...secrets]
   )
   const content = passphrase === undefined ? archive : await encrypt(archive, passphrase)
@@ -204,14 +205,5 @@ function readFile(file: string, what: string): Buffer {
     return fs.readFileSync(file)
   } catch (error) {
     throw new Refusal(`${what} cannot be read: ${(error as Error).message}`)
-  }
-}
-
-/** package.json's version: found by walking up, since the source and the build sit at different depths. */
-function hearthVersion(): string {
-  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json')
-    if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version
-    if (path.dirname(dir) === dir) throw new Error('package.json not found above the CLI')
   }
 }

@@ -9,9 +9,16 @@ import type { Database } from '../shared/database/schema.js'
  * thing run on a new install), and closes it whatever happens, so the process can exit.
  */
 export async function withDatabase<T>(config: SharedConfig, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  return withUnmigratedDatabase(config, async (db) => {
+    await migrateToLatest(db)
+    return work(db)
+  })
+}
+
+/** The configured database as it is, for a command that reports on its migrations; closed whatever happens. */
+export async function withUnmigratedDatabase<T>(config: SharedConfig, work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
   const { db } = openDatabase(config)
   try {
-    await migrateToLatest(db)
     return await work(db)
   } finally {
     await db.destroy()

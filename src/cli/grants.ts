@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { PERMISSIONS, type Permission, isPermission } from '../shared/access-grants/grant.js'
 import { createGrantsRepository } from '../shared/access-grants/repository.js'
+import { NewerSchemaError } from '../shared/database/newer-schema-error.js'
 import { readConfigOrExit } from '../shared/runtime.js'
 import { withDatabase } from './database.js'
 
@@ -102,9 +103,14 @@ try {
     }
   })
 } catch (error) {
-  if (!(error instanceof UsageError)) throw error
-  console.error(`${error.message}\n\n${USAGE}`)
-  process.exitCode = 2
+  if (error instanceof NewerSchemaError) {
+    console.error(error.message)
+    process.exitCode = 1
+  } else {
+    if (!(error instanceof UsageError)) throw error
+    console.error(`${error.message}\n\n${USAGE}`)
+    process.exitCode = 2
+  }
 }
 
 function parseCommandLine() {

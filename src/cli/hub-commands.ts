@@ -8,8 +8,10 @@ import { INVITATIONS_HELP, INVITATIONS_OPTIONS, INVITATIONS_USAGE } from './invi
 import { EVENTS_PENDING_HELP, EVENTS_PENDING_USAGE } from './security-events-pending-help.js'
 import { MAIL_OUTBOX_HELP, MAIL_OUTBOX_USAGE } from './mail-outbox-help.js'
 import { MAIL_QUEUE_HELP, MAIL_QUEUE_USAGE } from './mail-queue-help.js'
+import { MIGRATE_STATUS_HELP, MIGRATE_STATUS_USAGE } from './migrate-status-help.js'
 import { CLIENTS_HELP, CLIENTS_OPTIONS, CLIENTS_USAGE } from './oidc-clients-help.js'
 import { type Config, ConfigError, type Env, readConfig } from '../shared/config.js'
+import { NewerSchemaError } from '../shared/database/newer-schema-error.js'
 
 export const USAGE = `Administer the identity hub (same configuration as the hub: DATABASE_URL or DATA_DIR, HUB_*).
 
@@ -46,6 +48,7 @@ ${INVITATIONS_USAGE}
   npm run hub -- billing:set --email EMAIL --plan ID [--until DATE]
                                                 sets an account's plan by hand
 ${BACKUP_USAGE}
+  npm run hub -- migrate:status                 lists the migrations, applied or pending, and the version that ran them
   npm run hub -- --help
   npm run hub -- COMMAND --help                 that command's usage and options
 
@@ -78,7 +81,9 @@ ${MAIL_QUEUE_USAGE}
 
 ${CLIENTS_USAGE}
 
-${BILLING_USAGE}`
+${BILLING_USAGE}
+
+${MIGRATE_STATUS_USAGE}`
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -133,7 +138,8 @@ const COMMANDS: readonly HubCommands[] = [
   commands(BILLING_HELP, async (command, config, values, io) => (await import('./billing.js')).billingCommand(command, config, values, io)),
   commands(INVITATIONS_HELP, async (_command, config, values, io) => (await import('./invitations.js')).invitationsCommand(config, values, io)),
   commands(GROUPS_HELP, async (command, config, values, io) => (await import('./groups.js')).groupsCommand(command, config, values, io)),
-  commands(BACKUP_HELP, async (command, config, values, io) => (await import('./backup.js')).backupCommand(command, config, values, io))
+  commands(BACKUP_HELP, async (command, config, values, io) => (await import('./backup.js')).backupCommand(command, config, values, io)),
+  commands({ 'migrate:status': MIGRATE_STATUS_HELP }, async (_command, config, _values, io) => (await import('./migrate-status.js')).migrateStatus(config, io))
 ]
 
 /** What `npm run hub -- COMMAND --help` prints, for every command there is. */
@@ -160,6 +166,10 @@ export async function runHubCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`Invalid configuration: ${error.message}`)
+      return 1
+    }
+    if (error instanceof NewerSchemaError) {
+      io.err(error.message)
       return 1
     }
     throw error

@@ -4,6 +4,7 @@ import { type Config, ConfigError, createDataDir, dataDirOpenToOthers, readConfi
 import { DatabaseUnreachableError, waitForDatabase } from './database/availability.js'
 import { openDatabase } from './database/connect.js'
 import { migrateToLatest } from './database/migrate.js'
+import { NewerSchemaError } from './database/newer-schema-error.js'
 import type { Database } from './database/schema.js'
 import type { App } from './http/server.js'
 import { type Logger, createLogger } from './logging.js'
@@ -47,7 +48,7 @@ export async function runServices(services: Service[]): Promise<void> {
   })
 
   await waitForDatabaseOrExit(db, config, logger)
-  await migrateToLatest(db)
+  await migrateOrExit(db, logger)
   logger.info({ dialect }, 'database ready')
   for (const service of services) {
     const app = await service.build({ config, db, logger: logger.child({ service: service.name }) })
@@ -75,6 +76,18 @@ async function waitForDatabaseOrExit(db: Kysely<Database>, config: Config, logge
   } catch (error) {
     if (!(error instanceof DatabaseUnreachableError)) throw error
     logger.fatal({ reason: error.message }, 'giving up: the database is unreachable (DATABASE_CONNECT_TIMEOUT)')
+    await db.destroy()
+    process.exit(1)
+  }
+}
+
+/** A database a newer version migrated stops start-up in one line, before anything is written to it. */
+async function migrateOrExit(db: Kysely<Database>, logger: Logger): Promise<void> {
+  try {
+    await migrateToLatest(db)
+  } catch (error) {
+    if (!(error instanceof NewerSchemaError)) throw error
+    logger.fatal(error.message)
     await db.destroy()
     process.exit(1)
   }

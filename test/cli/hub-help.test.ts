@@ -30,7 +30,8 @@ const COMMANDS: Record<string, string[]> = {
   'groups:members:add': ['--group', '--email'],
   'groups:members:remove': ['--group', '--email'],
   backup: ['--to', '--passphrase-file', '--secrets-only'],
-  restore: ['--from', '--data-dir', '--passphrase-file']
+  restore: ['--from', '--data-dir', '--passphrase-file'],
+  'migrate:status': []
 }
 
 describe('hub CLI: each command answers --help with its own usage', () => {
