@@ -37,6 +37,7 @@ import * as administration from './migrations/0056-administration.js'
 import * as clientAllowedGroups from './migrations/0057-client-allowed-groups.js'
 import * as clientSettings from './migrations/0058-client-settings.js'
 import * as groupPlans from './migrations/0059-group-plans.js'
+import * as passwordlessAccounts from './migrations/0060-passwordless-accounts.js'
 
 /** Listed in code rather than read from disk, so the build and the tests run the same set. */
 const migrations: Record<string, Migration> = {
@@ -67,7 +68,8 @@ const migrations: Record<string, Migration> = {
   '0056-administration': administration,
   '0057-client-allowed-groups': clientAllowedGroups,
   '0058-client-settings': clientSettings,
-  '0059-group-plans': groupPlans
+  '0059-group-plans': groupPlans,
+  '0060-passwordless-accounts': passwordlessAccounts
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -67,8 +67,8 @@ export interface UsersTable {
   id: string
   /** Normalised: trimmed and lower case. */
   email: string
-  /** argon2id, PHC string format. */
-  passwordHash: string
+  /** argon2id, PHC string format; null for an account made with a passkey and no password yet (docs/account.md). */
+  passwordHash: string | null
   /** 0 or 1 (an integer in both dialects). */
   disabled: number
   /** 0 or 1: a link mailed to the address was used (see docs/account.md). */
