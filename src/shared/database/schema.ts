@@ -223,8 +223,11 @@ export interface PasskeysTable {
 export interface PasskeyChallengesTable {
   /** SHA-256 of the challenge, base64url. */
   challengeHash: string
-  purpose: 'registration' | 'authentication'
-  /** A registration's account and session (its handle); null for a sign-in. */
+  purpose: 'registration' | 'authentication' | 'new-account'
+  /**
+   * A registration's account and session (its handle); for a new account's, the id it will have and
+   * what its maker holds (their invitation's id); null for a sign-in.
+   */
   userId: string | null
   sessionHandle: string | null
   expiresAt: string
