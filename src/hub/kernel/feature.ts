@@ -78,9 +78,9 @@ export interface ConsentRecords {
   withdrawGranted: WithdrawConsents
 }
 
-/** The account facts the page shell reads: its chosen language, whether its address is proven. */
+/** The account facts the page shell reads: its chosen language, whether its address is proven, whether it has a password. */
 export interface OwnAccount {
-  profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean } | undefined>
+  profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean; hasPassword: boolean } | undefined>
 }
 
 /** What the features declared, composed once: what one feature reads of the others. */

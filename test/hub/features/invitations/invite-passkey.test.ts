@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { anonymousHeaders, linkToken, mailsTo, useSmtpServer } from '../../../helpers/account-mail.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
-import { GOOD_PASSWORD, HUB_ORIGIN, type SignedIn, logIn, signedInBy, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
+import { GOOD_PASSWORD, HUB_ORIGIN, type SignedIn, logIn, pageCookies, signedInBy, testClock, uniqueEmail, useHubApp } from '../../../helpers/hub-app.js'
 import { type CreationOptionsJson, type RequestOptionsJson, softwareAuthenticator } from '../../../helpers/software-authenticator.js'
 import { smtpUrlFor } from '../../../helpers/smtp-server.js'
 import { createAccounts } from '../../../../src/hub/kernel/accounts/accounts.js'
@@ -199,10 +199,19 @@ describe.each(databasesUnderTest())('an invited account made with a passkey on $
     const byPassword = await call(person, 'POST', '/api/auth/reauthenticate', { password: GOOD_PASSWORD })
     expect([byPassword.statusCode, byPassword.json()]).toEqual([403, { error: NO_PASSWORD_TO_CONFIRM }])
 
+    // The account says it has no password, and its page offers to set one, asking no current one.
+    const profile = await hub.app.inject({ method: 'GET', url: '/api/account', headers: person.headers })
+    expect(profile.json()).toMatchObject({ email: invited.email, hasPassword: false })
+    const page = await hub.app.inject({ method: 'GET', url: '/account', headers: pageCookies(person, { lang: 'en' }) })
+    expect(page.body).toContain('Your account has no password: you sign in with a passkey.')
+    expect(page.body).toContain('Set a password')
+    expect(page.body).not.toContain('autocomplete="current-password"')
+
     // A first password needs no current one, only the recent sign-in every password change needs.
     const set = await call(person, 'PUT', '/api/account/password', { newPassword: GOOD_PASSWORD })
     expect(set.statusCode, set.body).toBe(204)
     expect((await logInWith(invited.email, GOOD_PASSWORD)).statusCode).toBe(200)
+    expect((await hub.app.inject({ method: 'GET', url: '/account', headers: pageCookies(person, { lang: 'en' }) })).body).toContain('autocomplete="current-password"')
     // From now on the password is needed to change it, and the last passkey may go.
     const withoutCurrent = await call(person, 'PUT', '/api/account/password', { newPassword: NEW_PASSWORD })
     expect([withoutCurrent.statusCode, withoutCurrent.json()]).toEqual([400, { error: CURRENT_PASSWORD_REQUIRED }])
