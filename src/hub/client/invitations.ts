@@ -7,9 +7,14 @@ import { type FormHandlers, field, message } from './feedback.js'
 import { forgetLinkToken, linkToken } from './mailed-links.js'
 import { type CreationOptions, passkeyCeremony } from './passkeys.js'
 
+/** The element holding the link's token: the page's first form, which both forms use. */
+function linkHolder(form: HTMLFormElement): HTMLElement {
+  return form.closest('main')?.querySelector<HTMLElement>('[data-link-token]') ?? form
+}
+
 /** The link's token, or the page's words for its absence. */
 function tokenOf(form: HTMLFormElement): string {
-  const token = linkToken(form)
+  const token = linkToken(linkHolder(form))
   if (!token) throw new Error(message('msgLinkMissing', form))
   return token
 }
@@ -23,12 +28,12 @@ async function usingInvitation(form: HTMLFormElement, calls: () => Promise<void>
     await calls()
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
-      forgetLinkToken(form)
+      forgetLinkToken(linkHolder(form))
       throw new Error(error.apiError === form.dataset.linkRefusedError ? message('msgLinkRefused', form) : (error.apiError ?? message('msgLinkRefused', form)))
     }
     throw error
   }
-  forgetLinkToken(form)
+  forgetLinkToken(linkHolder(form))
 }
 
 /** Signs up with the invitation (its token and address came in the fragment), then in with the password just chosen, as the sign-up page does. */

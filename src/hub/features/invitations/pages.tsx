@@ -162,8 +162,8 @@ function InvitationsPage({ context, sections, signup, pending, groups, csrf, mai
  */
 function InvitePage({ context, passkeys }: { context: PageContext; passkeys: boolean }) {
   const t = invitationsTranslator(context.language)
-  const link = {
-    'data-link-token': 'invitation',
+  // Both forms word a refused or missing link; the first holds the token (so "the link is needed" is said once).
+  const refusals = {
     'data-link-refused-error': INVITATION_REFUSED,
     'data-msg-link-refused': t('invite.refused'),
     'data-msg-link-missing': t('invite.missing')
@@ -171,7 +171,7 @@ function InvitePage({ context, passkeys }: { context: PageContext; passkeys: boo
   return (
     <Layout context={context} title={t('invite.title')}>
       <p>{t('invite.intro')}</p>
-      <form class="stacked-form" data-form="accept-invitation" {...link}>
+      <form class="stacked-form" data-form="accept-invitation" data-link-token="invitation" {...refusals}>
         <label for="invite-email">{t('invite.email')}</label>
         {/* Filled by the script with the address the link came with; the invitation is for it alone. */}
         <input id="invite-email" name="email" type="email" autocomplete="username" readOnly required data-link-account />
@@ -185,7 +185,7 @@ function InvitePage({ context, passkeys }: { context: PageContext; passkeys: boo
         <section aria-labelledby="invite-passkey-heading" data-needs-webauthn>
           <h2 id="invite-passkey-heading">{t('invite.passkeyHeading')}</h2>
           <p>{t('invite.passkeyIntro')}</p>
-          <form class="stacked-form" data-form="accept-invitation-passkey" data-msg-passkey-cancelled={t('invite.passkeyCancelled')} {...link}>
+          <form class="stacked-form" data-form="accept-invitation-passkey" data-msg-passkey-cancelled={t('invite.passkeyCancelled')} {...refusals}>
             <button type="submit" class="secondary-button">
               {t('invite.passkeySubmit')}
             </button>
