@@ -218,6 +218,23 @@ describe.each(databasesUnderTest())('an invited account made with a passkey on $
     expect((await call(person, 'DELETE', `/api/account/passkeys/${last?.id ?? ''}`)).statusCode).toBe(204)
   })
 
+  it('changes its address and deletes itself on the recent sign-in alone, with no password to give', async () => {
+    const admin = await administrator()
+    const invited = await invitation(admin)
+    const person = signedInBy(await makeWithPasskey(invited.token, softwareAuthenticator(HUB_ORIGIN)), invited.email)
+
+    const moved = await call(person, 'POST', '/api/account/email', { email: uniqueEmail('moved') })
+    expect(moved.statusCode, moved.body).toBe(204)
+    // An account with a password still gives it.
+    const withPassword = await administrator()
+    const refused = await call(withPassword, 'POST', '/api/account/email', { email: uniqueEmail('moved') })
+    expect([refused.statusCode, refused.json()]).toEqual([400, { error: CURRENT_PASSWORD_REQUIRED }])
+
+    const deleted = await hub.app.inject({ method: 'DELETE', url: '/api/account', headers: person.headers, payload: {} })
+    expect(deleted.statusCode, deleted.body).toBe(204)
+    expect(await hub.handle.db.selectFrom('users').select('id').where('id', '=', person.userId).executeTakeFirst()).toBeUndefined()
+  })
+
   it('sets a first password with a reset link, after which the password signs in', async () => {
     const admin = await administrator()
     const invited = await invitation(admin)
