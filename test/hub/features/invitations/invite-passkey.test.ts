@@ -206,12 +206,16 @@ describe.each(databasesUnderTest())('an invited account made with a passkey on $
     expect(page.body).toContain('Your account has no password: you sign in with a passkey.')
     expect(page.body).toContain('Set a password')
     expect(page.body).not.toContain('autocomplete="current-password"')
+    const security = await hub.app.inject({ method: 'GET', url: '/account/security', headers: pageCookies(person, { lang: 'en' }) })
+    expect(security.statusCode).toBe(200)
+    expect(security.body).not.toContain('data-form="reauthenticate-password"')
 
     // A first password needs no current one, only the recent sign-in every password change needs.
     const set = await call(person, 'PUT', '/api/account/password', { newPassword: GOOD_PASSWORD })
     expect(set.statusCode, set.body).toBe(204)
     expect((await logInWith(invited.email, GOOD_PASSWORD)).statusCode).toBe(200)
     expect((await hub.app.inject({ method: 'GET', url: '/account', headers: pageCookies(person, { lang: 'en' }) })).body).toContain('autocomplete="current-password"')
+    expect((await hub.app.inject({ method: 'GET', url: '/account/security', headers: pageCookies(person, { lang: 'en' }) })).body).toContain('data-form="reauthenticate-password"')
     // From now on the password is needed to change it, and the last passkey may go.
     const withoutCurrent = await call(person, 'PUT', '/api/account/password', { newPassword: NEW_PASSWORD })
     expect([withoutCurrent.statusCode, withoutCurrent.json()]).toEqual([400, { error: CURRENT_PASSWORD_REQUIRED }])
