@@ -64,7 +64,7 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
     // The administrator's Users (docs/administration.md): the built-in provider's accounts, erased as users:delete does.
     ...(builtin ? [usersFeature(kernel, eraseAccount)] : []),
     groupsFeature(kernel),
-    ...(builtin ? [invitationsFeature(kernel)] : []),
+    ...(builtin ? [invitationsFeature(kernel, builtin)] : []),
     // The console's own parts and the first administrator's set-up link (docs/administration.md): last, so its sections follow the others'.
     adminFeature(kernel, ACTIVITY_READINGS)
   ])

@@ -6,13 +6,13 @@ import { type ButtonActions, type FormHandlers, field, message } from './feedbac
 import { landingPath } from './sign-in.js'
 
 type RequestOptions = Parameters<typeof startAuthentication>[0]['optionsJSON']
-type CreationOptions = Parameters<typeof startRegistration>[0]['optionsJSON']
+export type CreationOptions = Parameters<typeof startRegistration>[0]['optionsJSON']
 
 /**
  * The browser's passkey prompt. Whatever it throws (closed, timed out, no matching passkey, a
  * refused origin) leaves nothing changed, and is said so in the words of the page near `control`.
  */
-async function passkeyCeremony<T>(control: Element, ceremony: () => Promise<T>): Promise<T> {
+export async function passkeyCeremony<T>(control: Element, ceremony: () => Promise<T>): Promise<T> {
   try {
     return await ceremony()
   } catch {

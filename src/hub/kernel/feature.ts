@@ -1,6 +1,7 @@
 import { readinessRoute } from '../../shared/http/readiness.js'
 import type { App } from '../../shared/http/server.js'
 import { type AccountFacts, type AccountFactsSource, composeAccountFacts } from './accounts/account-facts.js'
+import type { FirstPasskey } from './accounts/first-passkey.js'
 import { roleOf } from './accounts/roles.js'
 import { AUTH_COOKIE } from './http/cookies.js'
 import { healthRoutes } from './http/health.js'
@@ -47,6 +48,8 @@ export interface HubFeature {
   signInMethod?: { pages: SignInMethodPages; proof: ReauthenticationProof }
   /** What login and reauthentication ask after the password; one feature at most. */
   secondFactor?: SecondFactorGate
+  /** A passkey's registration for an account not made yet (an invitation's, instead of a password); one feature at most. */
+  firstPasskey?: FirstPasskey
   /** The account's chosen language and whether its address is proven, which the page shell reads; one feature at most. */
   ownAccount?: OwnAccount
   /** Its parts of the account page, after the password. */
@@ -75,9 +78,9 @@ export interface ConsentRecords {
   withdrawGranted: WithdrawConsents
 }
 
-/** The account facts the page shell reads: its chosen language, whether its address is proven. */
+/** The account facts the page shell reads: its chosen language, whether its address is proven, whether it has a password. */
 export interface OwnAccount {
-  profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean } | undefined>
+  profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean; hasPassword: boolean } | undefined>
 }
 
 /** What the features declared, composed once: what one feature reads of the others. */
@@ -87,6 +90,8 @@ export interface FeaturesDeclared {
   proofs: readonly ReauthenticationProof[]
   /** The second factor, or `NO_SECOND_FACTOR`: the password is enough. */
   secondFactor: SecondFactorGate
+  /** Undefined when no feature offers passkeys: accounts are made with a password then. */
+  firstPasskey: FirstPasskey | undefined
   ownAccount: OwnAccount | undefined
   accountSections: readonly PageSection[]
   /** Every feature's console sections, in the order the features are listed. */
@@ -114,7 +119,7 @@ export interface ComposedFeatures {
  * Composes the features' declarations once, at start (never per request): the lists each
  * declaration makes, in the order the features are listed, and the pages. A clash is a programming
  * error and the hub does not start: two features declaring what there is one of (the second
- * factor, the consent log, the account, the applications' names), one page path, or a claims
+ * factor, the first passkey, the consent log, the account, the applications' names), one page path, or a claims
  * scope or claim taken (`composeClaimsSources`).
  */
 export function composeFeatures(features: readonly HubFeature[]): ComposedFeatures {
@@ -128,6 +133,7 @@ export function composeFeatures(features: readonly HubFeature[]): ComposedFeatur
     signInMethods: methods.map((method) => method.pages),
     proofs: methods.map((method) => method.proof),
     secondFactor: onlyOne(features, 'secondFactor') ?? NO_SECOND_FACTOR,
+    firstPasskey: onlyOne(features, 'firstPasskey'),
     ownAccount: onlyOne(features, 'ownAccount'),
     accountSections: features.flatMap((feature) => feature.accountSections ?? []),
     // The console's front page first, then the features' sections in order.
@@ -156,7 +162,7 @@ export function composeFeatures(features: readonly HubFeature[]): ComposedFeatur
   return { features, declared, pages }
 }
 
-type OneOnly = 'secondFactor' | 'ownAccount' | 'consents' | 'applicationNames'
+type OneOnly = 'secondFactor' | 'firstPasskey' | 'ownAccount' | 'consents' | 'applicationNames'
 
 function onlyOne<Key extends OneOnly>(features: readonly HubFeature[], key: Key): HubFeature[Key] {
   const declaring = features.filter((feature) => feature[key] !== undefined)

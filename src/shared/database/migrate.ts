@@ -37,6 +37,7 @@ import * as administration from './migrations/0056-administration.js'
 import * as clientAllowedGroups from './migrations/0057-client-allowed-groups.js'
 import * as clientSettings from './migrations/0058-client-settings.js'
 import * as groupPlans from './migrations/0059-group-plans.js'
+import * as passwordlessAccounts from './migrations/0060-passwordless-accounts.js'
 import * as hearthReleases from './migrations/0061-hearth-releases.js'
 import { HEARTH_VERSION } from '../release.js'
 import { NewerSchemaError } from './newer-schema-error.js'
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0057-client-allowed-groups': clientAllowedGroups,
   '0058-client-settings': clientSettings,
   '0059-group-plans': groupPlans,
+  '0060-passwordless-accounts': passwordlessAccounts,
   '0061-hearth-releases': hearthReleases
 }
 

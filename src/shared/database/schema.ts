@@ -67,8 +67,8 @@ export interface UsersTable {
   id: string
   /** Normalised: trimmed and lower case. */
   email: string
-  /** argon2id, PHC string format. */
-  passwordHash: string
+  /** argon2id, PHC string format; null for an account made with a passkey and no password yet (docs/account.md). */
+  passwordHash: string | null
   /** 0 or 1 (an integer in both dialects). */
   disabled: number
   /** 0 or 1: a link mailed to the address was used (see docs/account.md). */
@@ -223,8 +223,11 @@ export interface PasskeysTable {
 export interface PasskeyChallengesTable {
   /** SHA-256 of the challenge, base64url. */
   challengeHash: string
-  purpose: 'registration' | 'authentication'
-  /** A registration's account and session (its handle); null for a sign-in. */
+  purpose: 'registration' | 'authentication' | 'new-account'
+  /**
+   * A registration's account and session (its handle); for a new account's, the id it will have and
+   * what its maker holds (their invitation's id); null for a sign-in.
+   */
   userId: string | null
   sessionHandle: string | null
   expiresAt: string

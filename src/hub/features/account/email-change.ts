@@ -16,7 +16,7 @@ import { browserLanguageOf, languageOfAccount } from '../../kernel/language/acco
 const EmailChange = Type.Object({
   // A little over the stored maximum, so surrounding spaces are trimmed rather than refused.
   email: Type.String({ maxLength: EMAIL_MAX_LENGTH + 64, description: 'The new address, checked as at sign-up', [PLAIN_TEXT]: true }),
-  currentPassword: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH })
+  currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH, description: 'Required when the account has a password' }))
 })
 const EmailChangeConfirmation = Type.Object({
   token: Type.String({ maxLength: 256, description: 'From the link mailed to the new address (its fragment)', [PLAIN_TEXT]: true })

@@ -21,6 +21,8 @@ const en = {
   'reset.linkTrouble': 'Link expired or already used?',
   'reset.askAgain': 'Ask for a new one',
   'password.change': 'Change password',
+  'password.set': 'Set a password',
+  'account.noPassword': 'Your account has no password: you sign in with a passkey. You may set one here, to sign in with either.',
 
   'link.refused': 'This link is invalid, used or expired.',
   'link.missing': 'This page needs the link from your mail. Open the link exactly as it came.',
@@ -77,6 +79,8 @@ const es: Record<AccountMessageKey, string> = {
   'reset.linkTrouble': '¿El enlace caducó o ya se usó?',
   'reset.askAgain': 'Pide uno nuevo',
   'password.change': 'Cambiar contraseña',
+  'password.set': 'Poner una contraseña',
+  'account.noPassword': 'Tu cuenta no tiene contraseña: entras con una llave de acceso. Puedes poner una aquí para entrar con cualquiera de las dos.',
 
   'link.refused': 'Este enlace no es válido, ya se usó o caducó.',
   'link.missing': 'Esta página necesita el enlace de tu correo. Ábrelo tal como llegó.',

@@ -12,7 +12,7 @@ import type { OwnAccountDependencies } from './dependencies.js'
 import { browserLanguageOf, languageOfAccount } from '../../kernel/language/account-language.js'
 
 const PasswordChange = Type.Object({
-  currentPassword: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH }),
+  currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH, description: 'Required when the account has a password; an account made with a passkey sets its first one without' })),
   newPassword: Type.String({ maxLength: PASSWORD_INPUT_MAX_LENGTH, description: 'The rules of sign-up' })
 })
 
@@ -24,7 +24,7 @@ export async function passwordChangeRoutes(app: App, deps: OwnAccountDependencie
     {
       config: { session: 'required', recentSignIn: true },
       schema: {
-        summary: 'Change your password: every other session ends, this one stays',
+        summary: 'Change your password, or set a first one on an account made with a passkey: every other session ends, this one stays',
         tags: ['account'],
         body: PasswordChange,
         response: { 204: { type: 'null', description: 'Changed' }, ...errorResponses(400, 401, 403, 429) }

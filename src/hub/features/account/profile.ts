@@ -18,7 +18,8 @@ export const ProfileResponse = Type.Object({
   displayName: Type.Union([Type.String(), Type.Null()], { description: 'Null until chosen' }),
   locale: Type.Union([Locale, Type.Null()], { description: 'The language the person chose, null until then: pages and mail follow the browser meanwhile' }),
   role: Type.Union([Type.Literal('member'), Type.Literal('admin')], { description: 'An administrator runs the hub (docs/administration.md)' }),
-  createdAt: Type.String({ format: 'date-time' })
+  createdAt: Type.String({ format: 'date-time' }),
+  hasPassword: Type.Boolean({ description: 'False for an account made with a passkey that has no password yet: PUT /api/account/password sets a first one without a current one' })
 })
 
 const ProfileChanges = Type.Object(

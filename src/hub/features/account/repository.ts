@@ -10,6 +10,8 @@ export interface Profile {
   locale: string | null
   role: Role
   createdAt: string
+  /** False for an account made with a passkey that has set no password yet. */
+  hasPassword: boolean
 }
 
 /** The signed-in person's own account row: profile, password and address. */
@@ -18,10 +20,10 @@ export function createOwnAccountRepository(db: Kysely<Database>) {
     async profileOf(userId: string): Promise<Profile | undefined> {
       const row = await db
         .selectFrom('users')
-        .select(['id', 'email', 'emailVerified', 'displayName', 'locale', 'role', 'createdAt'])
+        .select(['id', 'email', 'emailVerified', 'displayName', 'locale', 'role', 'createdAt', 'passwordHash'])
         .where('id', '=', userId)
         .executeTakeFirst()
-      return row && { userId: row.id, email: row.email, emailVerified: row.emailVerified === 1, displayName: row.displayName, locale: row.locale, role: isRole(row.role) ? row.role : 'member', createdAt: row.createdAt }
+      return row && { userId: row.id, email: row.email, emailVerified: row.emailVerified === 1, displayName: row.displayName, locale: row.locale, role: isRole(row.role) ? row.role : 'member', createdAt: row.createdAt, hasPassword: row.passwordHash !== null }
     },
 
     async updateProfile(userId: string, changes: { displayName?: string; locale?: string }, now: Date): Promise<void> {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { badRequest, forbidden, unauthorized } from '../../../shared/errors.js'
+import { forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
 import type { App } from '../../../shared/http/server.js'
 import { refuseLastAdministrator } from '../../kernel/accounts/roles.js'
@@ -53,7 +53,7 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
         description:
           'With the built-in provider the session needs a recent sign-in, as every sensitive change does (401 with ' +
           '`WWW-Authenticate: Session error="insufficient_user_authentication"` otherwise: POST /api/auth/reauthenticate), ' +
-          'and the password is required, a wrong one counting toward the sign-in lockout; ' +
+          'and the password is required (an account without one, made with a passkey, gives none), a wrong one counting toward the sign-in lockout; ' +
           'under an external provider the session must have signed in less than 10 minutes ago. ' +
           'A confirmation is mailed to the address, and the applications are sent an account-purged event. ' +
           'A live Stripe subscription is canceled first; if Stripe cannot be reached, 503 and nothing is erased. ' +
@@ -67,11 +67,9 @@ export async function accountDeletionRoutes(app: App, deps: AccountDeletionDepen
       const session = sessionOf(request)
       let account: AccountToErase
       if (builtin) {
-        const { password } = request.body
-        if (password === undefined) throw badRequest(PASSWORD_REQUIRED)
         const user = await builtin.users.findById(session.userId)
         if (!user) throw unauthorized('Sign in required')
-        await requireCurrentPassword(builtin.throttle, request, reply, user, password)
+        await requireCurrentPassword(builtin.throttle, request, reply, user, request.body.password, PASSWORD_REQUIRED)
         account = { userId: user.id, email: user.email, language: languageOfAccount(user.locale, browserLanguageOf(request)) }
       } else {
         const row = await sessionsRepository.findById(session.id)

@@ -41,6 +41,10 @@ const en = {
   'invite.email': 'Your email',
   'invite.password': 'Your password',
   'invite.submit': 'Make my account',
+  'invite.passkeyHeading': 'Or no password at all',
+  'invite.passkeyIntro': 'Sign in with a passkey instead: your device unlocks it with your fingerprint, face or screen lock. You can add a password later with "Forgot your password?".',
+  'invite.passkeySubmit': 'Use a passkey instead',
+  'invite.passkeyCancelled': 'No passkey was made (the prompt was closed or timed out); your account was not made. Try again, or choose a password.',
   'invite.refused': 'This invitation cannot be used: it was already used, withdrawn or has expired. Ask the person who runs this hub for a new one.',
   'invite.missing': 'This page needs the link from your invitation mail. Open that link again.'
 } as const
@@ -82,6 +86,10 @@ const es: Record<InvitationsMessageKey, string> = {
   'invite.email': 'Tu correo electrónico',
   'invite.password': 'Tu contraseña',
   'invite.submit': 'Crear mi cuenta',
+  'invite.passkeyHeading': 'O sin contraseña',
+  'invite.passkeyIntro': 'Entra con una llave de acceso: tu dispositivo la desbloquea con tu huella, tu cara o el bloqueo de pantalla. Más adelante puedes añadir una contraseña con «¿Olvidaste tu contraseña?».',
+  'invite.passkeySubmit': 'Usar una llave de acceso',
+  'invite.passkeyCancelled': 'No se creó ninguna llave de acceso (se cerró el aviso o se agotó el tiempo); tu cuenta no se ha creado. Inténtalo de nuevo o elige una contraseña.',
   'invite.refused': 'Esta invitación no se puede usar: ya se usó, se retiró o ha caducado. Pide una nueva a quien administra este servicio.',
   'invite.missing': 'Esta página necesita el enlace de tu correo de invitación. Vuelve a abrir ese enlace.'
 }

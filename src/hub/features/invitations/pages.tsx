@@ -23,10 +23,12 @@ export interface InvitationsPagesOptions {
   invitations: Invitations
   db: Kysely<Database>
   signup: SignupMode
+  /** Whether `/invite` offers a passkey instead of a password (a feature declares `firstPasskey`). */
+  passkeys: boolean
 }
 
 /** The console's invitations section, and the page an invitation's link opens. */
-export function invitationsPages({ invitations, db, signup }: InvitationsPagesOptions, declared: FeaturesDeclared): HubPage[] {
+export function invitationsPages({ invitations, db, signup, passkeys }: InvitationsPagesOptions, declared: FeaturesDeclared): HubPage[] {
   return [
     {
       path: INVITATIONS_PATH,
@@ -59,7 +61,7 @@ export function invitationsPages({ invitations, db, signup }: InvitationsPagesOp
       path: INVITE_PATH,
       signedIn: false,
       async render({ request, reply, session, shell }) {
-        return <InvitePage context={await shell.contextOf(request, reply, session)} />
+        return <InvitePage context={await shell.contextOf(request, reply, session)} passkeys={passkeys} />
       }
     }
   ]
@@ -153,23 +155,23 @@ function InvitationsPage({ context, sections, signup, pending, groups, csrf, mai
 }
 
 /**
- * The page an invitation's link opens: a password for the invited address. The token is in the
- * fragment, which the server never sees: the script takes it from there (`data-link-token`),
- * with the address, and signs the new account up with it, then in.
+ * The page an invitation's link opens: a password for the invited address, or a passkey instead.
+ * The token is in the fragment, which the server never sees: the script takes it from there
+ * (`data-link-token`), with the address, and makes the new account with it, then signs it in.
+ * The passkey's form shows where the browser has WebAuthn (`data-needs-webauthn`).
  */
-function InvitePage({ context }: { context: PageContext }) {
+function InvitePage({ context, passkeys }: { context: PageContext; passkeys: boolean }) {
   const t = invitationsTranslator(context.language)
+  // Both forms word a refused or missing link; the first holds the token (so "the link is needed" is said once).
+  const refusals = {
+    'data-link-refused-error': INVITATION_REFUSED,
+    'data-msg-link-refused': t('invite.refused'),
+    'data-msg-link-missing': t('invite.missing')
+  }
   return (
     <Layout context={context} title={t('invite.title')}>
       <p>{t('invite.intro')}</p>
-      <form
-        class="stacked-form"
-        data-form="accept-invitation"
-        data-link-token="invitation"
-        data-link-refused-error={INVITATION_REFUSED}
-        data-msg-link-refused={t('invite.refused')}
-        data-msg-link-missing={t('invite.missing')}
-      >
+      <form class="stacked-form" data-form="accept-invitation" data-link-token="invitation" {...refusals}>
         <label for="invite-email">{t('invite.email')}</label>
         {/* Filled by the script with the address the link came with; the invitation is for it alone. */}
         <input id="invite-email" name="email" type="email" autocomplete="username" readOnly required data-link-account />
@@ -179,6 +181,18 @@ function InvitePage({ context }: { context: PageContext }) {
         <button type="submit">{t('invite.submit')}</button>
         <FormMessage />
       </form>
+      {passkeys && (
+        <section aria-labelledby="invite-passkey-heading" data-needs-webauthn>
+          <h2 id="invite-passkey-heading">{t('invite.passkeyHeading')}</h2>
+          <p>{t('invite.passkeyIntro')}</p>
+          <form class="stacked-form" data-form="accept-invitation-passkey" data-msg-passkey-cancelled={t('invite.passkeyCancelled')} {...refusals}>
+            <button type="submit" class="secondary-button">
+              {t('invite.passkeySubmit')}
+            </button>
+            <FormMessage />
+          </form>
+        </section>
+      )}
     </Layout>
   )
 }

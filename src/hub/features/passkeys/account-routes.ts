@@ -42,8 +42,16 @@ export interface PasskeyAccountRoutesOptions {
   now: () => Date
 }
 
+/** The 400 of a registration whose challenge is gone, or was not this session's (or invitation's). */
+export const REGISTRATION_CHALLENGE_GONE = 'This passkey request expired, was already used or was not made in this session; begin again'
+export const REGISTRATION_NOT_VERIFIED = 'The passkey could not be verified'
+export const ALREADY_REGISTERED = 'This passkey is registered already'
+/** The 409 of removing the one passkey of an account without a password: it would lock its owner out. */
+export const LAST_WAY_IN =
+  'This is the only passkey of an account without a password: removing it would leave no way to sign in. Add another passkey, or set a password ("Forgot your password?" mails a link), first'
+
 /** A name as stored, or 400 saying why it cannot be one. */
-function passkeyName(typed: string): string {
+export function passkeyName(typed: string): string {
   const problem = visibleNameProblem('Passkey name', typed)
   if (problem) throw badRequest(problem)
   return normaliseDisplayName(typed)
@@ -101,10 +109,10 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
       const at = now()
       const challenge = challengeOf(response)
       if (challenge === null || !(await challenges.takeForRegistration(challenge, { userId: session.userId, sessionHandle: sessionHandle(session.id) }, at))) {
-        throw badRequest('This passkey request expired, was already used or was not made in this session; begin again')
+        throw badRequest(REGISTRATION_CHALLENGE_GONE)
       }
       const credential = await verifiedRegistration(relyingParty, response, challenge)
-      if (!credential) throw badRequest('The passkey could not be verified')
+      if (!credential) throw badRequest(REGISTRATION_NOT_VERIFIED)
       const user = await accountOf(session.userId)
       const name = typedName ?? defaultPasskeyName(credential.aaguid)
       const notice = passkeyAddedMail({ publicUrl, language: languageOfAccount(user.locale, browserLanguageOf(request)), email: user.email, name })
@@ -114,7 +122,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
         if (inserted) await mailQueue.enqueue({ to: user.email, userId: user.id, ...notice }, at, trx)
         return inserted
       })
-      if (!added) throw conflict('This passkey is registered already')
+      if (!added) throw conflict(ALREADY_REGISTERED)
       await audit(request, { userId: user.id, type: 'passkey.added', detail: { passkey: added.id, name } })
       return reply.code(201).send({ id: added.id, name: added.name, createdAt: added.createdAt })
     }
@@ -154,14 +162,17 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
       config: { session: 'required', recentSignIn: true },
       schema: {
         summary: 'Remove one of your passkeys: it no longer signs in',
+        description: 'The only passkey of an account without a password stays (409): it is the one way in.',
         tags,
         params: PasskeyParams,
-        response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses(401, 403, 404) }
+        response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses(401, 403, 404, 409) }
       }
     },
     async (request, reply) => {
       const { userId } = sessionOf(request)
-      if (!(await passkeys.remove(userId, request.params.id))) throw notFound('Passkey not found')
+      const outcome = await passkeys.remove(userId, request.params.id)
+      if (outcome === 'not-found') throw notFound('Passkey not found')
+      if (outcome === 'last-way-in') throw conflict(LAST_WAY_IN)
       await audit(request, { userId, type: 'passkey.removed', detail: { passkey: request.params.id } })
       return reply.code(204).send(null)
     }

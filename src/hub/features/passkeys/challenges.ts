@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Database } from '../../../shared/database/schema.js'
+import type { Database, PasskeyChallengesTable } from '../../../shared/database/schema.js'
 
 /** How long a ceremony may take, from options to response; also the `timeout` the browser is given. */
 export const PASSKEY_CEREMONY_MS = 5 * 60_000
@@ -19,7 +19,7 @@ const hashOf = (challenge: string) => createHash('sha256').update(challenge).dig
  * whose delete removed it goes on.
  */
 export function createPasskeyChallenges(db: Kysely<Database>) {
-  const issue = async (purpose: 'registration' | 'authentication', owner: ChallengeOwner | null, now: Date): Promise<string> => {
+  const issue = async (purpose: PasskeyChallengesTable['purpose'], owner: ChallengeOwner | null, now: Date): Promise<string> => {
     const challenge = randomBytes(32).toString('base64url')
     // Abandoned ceremonies are swept by the next one begun, on the index.
     await db.deleteFrom('passkeyChallenges').where('expiresAt', '<=', now.toISOString()).execute()
@@ -55,7 +55,21 @@ export function createPasskeyChallenges(db: Kysely<Database>) {
     /** Uses up a registration challenge; true only when it was this session's, unexpired and unused. */
     takeForRegistration: (challenge: string, owner: ChallengeOwner, now: Date) => take(challenge, 'registration', owner, now),
     /** Uses up a sign-in challenge; true only when it was unexpired and unused. */
-    takeForAuthentication: (challenge: string, now: Date) => take(challenge, 'authentication', null, now)
+    takeForAuthentication: (challenge: string, now: Date) => take(challenge, 'authentication', null, now),
+    /** A new registration challenge for an account not made yet: the id it will have, and what its maker holds (`binding`). */
+    issueForNewAccount: (userId: string, binding: string, now: Date) => issue('new-account', { userId, sessionHandle: binding }, now),
+    /** Uses up a new account's challenge; the id the account is to have when it was `binding`'s, unexpired and unused, else null. */
+    async takeForNewAccount(challenge: string, binding: string, now: Date): Promise<string | null> {
+      const taken = await db
+        .deleteFrom('passkeyChallenges')
+        .where('challengeHash', '=', hashOf(challenge))
+        .where('purpose', '=', 'new-account')
+        .where('sessionHandle', '=', binding)
+        .where('expiresAt', '>', now.toISOString())
+        .returning('userId')
+        .executeTakeFirst()
+      return taken?.userId ?? null
+    }
   }
 }
 

@@ -96,9 +96,21 @@ export function createPasskeyRepository(db: Kysely<Database>) {
       return db.selectFrom('passkeys').select(LISTED).where('id', '=', id).where('userId', '=', userId).executeTakeFirst()
     },
 
-    async remove(userId: string, id: string): Promise<boolean> {
-      const deleted = await db.deleteFrom('passkeys').where('id', '=', id).where('userId', '=', userId).executeTakeFirst()
-      return Number(deleted.numDeletedRows) > 0
+    /**
+     * Removes one of the account's passkeys, unless it is the last way in: its last passkey, on an
+     * account without a password. Counted under the account's lock (`countLocked`), so two removals
+     * racing on an account with two passkeys cannot both go.
+     */
+    async remove(userId: string, id: string): Promise<'removed' | 'not-found' | 'last-way-in'> {
+      return db.transaction().execute(async (trx) => {
+        const count = await this.countLocked(userId, trx)
+        const account = await trx.selectFrom('users').select('passwordHash').where('id', '=', userId).executeTakeFirst()
+        const owned = await trx.selectFrom('passkeys').select('id').where('id', '=', id).where('userId', '=', userId).executeTakeFirst()
+        if (!owned) return 'not-found'
+        if (account?.passwordHash === null && count <= 1) return 'last-way-in'
+        await trx.deleteFrom('passkeys').where('id', '=', id).execute()
+        return 'removed'
+      })
     },
 
     /**

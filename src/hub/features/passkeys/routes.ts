@@ -7,8 +7,8 @@ import type { LoginDependencies } from '../../kernel/sessions/sign-in.js'
 import type { UsersRepository } from '../../kernel/accounts/repository.js'
 import { passkeyAccountRoutes } from './account-routes.js'
 import type { PasskeyAssertions } from './assertions.js'
-import { createPasskeyChallenges } from './challenges.js'
-import { relyingPartyOf } from './relying-party.js'
+import type { PasskeyChallenges } from './challenges.js'
+import type { RelyingParty } from './relying-party.js'
 import type { PasskeyRepository } from './repository.js'
 import { passkeySignInRoutes } from './sign-in-routes.js'
 
@@ -19,8 +19,11 @@ export interface PasskeyRoutesOptions extends LoginDependencies {
   throttle: SignInThrottle
   users: UsersRepository
   mailQueue: MailQueue
-  /** HUB_PUBLIC_URL: the relying party's id and the only origin a ceremony is accepted from. */
+  /** HUB_PUBLIC_URL, for the links of the mail. */
   publicUrl: string
+  challenges: PasskeyChallenges
+  /** From HUB_PUBLIC_URL: the only origin a ceremony is accepted from. */
+  relyingParty: RelyingParty
 }
 
 /**
@@ -28,8 +31,6 @@ export interface PasskeyRoutesOptions extends LoginDependencies {
  * how its users sign in, so under it these paths answer 404.
  */
 export async function passkeyRoutes(app: App, options: PasskeyRoutesOptions) {
-  const { db, publicUrl } = options
-  const shared = { challenges: createPasskeyChallenges(db), relyingParty: relyingPartyOf(publicUrl) }
-  await app.register(passkeyAccountRoutes, { ...options, ...shared })
-  await app.register(passkeySignInRoutes, { ...options, ...shared })
+  await app.register(passkeyAccountRoutes, options)
+  await app.register(passkeySignInRoutes, options)
 }

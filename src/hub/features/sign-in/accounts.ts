@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
 import type { SignupMode } from '../../../shared/config.js'
 import type { Database } from '../../../shared/database/schema.js'
-import { acceptInvitation } from '../../kernel/accounts/invitations.js'
+import { SIGNUP_CLOSED, acceptInvitation } from '../../kernel/accounts/invitations.js'
 import { failureForLog } from '../../../shared/database/availability.js'
 import { type HttpError, forbidden, unauthorized } from '../../../shared/errors.js'
 import { errorResponses } from '../../../shared/http/schemas.js'
@@ -18,8 +18,6 @@ import { normaliseEmail } from '../../kernel/accounts/credentials.js'
 import { NO_SECOND_FACTOR, type SecondFactorGate, SecondFactorRequired } from '../../kernel/sessions/second-factor.js'
 import { type LoginDependencies, completeLogin, signInRefused } from '../../kernel/sessions/sign-in.js'
 
-/** HUB_SIGNUP=closed: nobody makes an account here, invitation or not. */
-export const SIGNUP_CLOSED = 'Sign-up is closed on this hub'
 /** HUB_SIGNUP=invite, and no invitation given. */
 export const INVITATION_NEEDED = "This hub takes new accounts by invitation only; ask its administrator for one"
 

@@ -20,10 +20,13 @@ export interface PendingLogin {
  * instance can finish one, and by hash only. A challenge names one account and one password step:
  * it holds a fingerprint of the password hash that step matched, and is void once that changes.
  */
+/** An account without a password (made with a passkey) passes no password step; typed all the same, its fingerprint is the empty string's, which no hash has. */
+const fingerprintOf = (passwordHash: string | null) => sha256(passwordHash ?? '')
+
 export function createLoginChallenges(db: Kysely<Database>) {
   return {
     /** A challenge for the account whose current password was just matched; its own expired ones are swept. */
-    async issue(userId: string, passwordHash: string, now: Date): Promise<string> {
+    async issue(userId: string, passwordHash: string | null, now: Date): Promise<string> {
       const challenge = randomBytes(32).toString('base64url')
       await db.deleteFrom('loginChallenges').where('userId', '=', userId).where('expiresAt', '<=', now.toISOString()).execute()
       await db
@@ -31,7 +34,7 @@ export function createLoginChallenges(db: Kysely<Database>) {
         .values({
           challengeHash: sha256(challenge),
           userId,
-          passwordFingerprint: sha256(passwordHash),
+          passwordFingerprint: fingerprintOf(passwordHash),
           createdAt: now.toISOString(),
           expiresAt: new Date(now.getTime() + CHALLENGE_LIFETIME_MS).toISOString()
         })
@@ -56,7 +59,7 @@ export function createLoginChallenges(db: Kysely<Database>) {
      * all pass a check made before any of them counted); undefined when it is expired, spent, or
      * no longer matches the account's password hash.
      */
-    async attempt(challenge: string, passwordHash: string, now: Date): Promise<PendingLogin | undefined> {
+    async attempt(challenge: string, passwordHash: string | null, now: Date): Promise<PendingLogin | undefined> {
       const row = await db
         .updateTable('loginChallenges')
         .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
@@ -65,7 +68,7 @@ export function createLoginChallenges(db: Kysely<Database>) {
         .where('attempts', '<', CHALLENGE_MAX_ATTEMPTS)
         .returning(['userId', 'attempts', 'passwordFingerprint'])
         .executeTakeFirst()
-      if (!row || !timingSafeEqual(Buffer.from(row.passwordFingerprint), Buffer.from(sha256(passwordHash)))) return undefined
+      if (!row || !timingSafeEqual(Buffer.from(row.passwordFingerprint), Buffer.from(fingerprintOf(passwordHash)))) return undefined
       return { userId: row.userId, attemptsLeft: CHALLENGE_MAX_ATTEMPTS - row.attempts }
     },
 

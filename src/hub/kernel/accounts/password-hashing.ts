@@ -19,7 +19,16 @@ export function hashPassword(password: string): Promise<string> {
   return inHashingSlot(() => hash(password, ARGON2_OPTIONS))
 }
 
-export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+/**
+ * Whether `password` is the account's. An account with no password (made with a passkey, docs/account.md)
+ * matches none, at a wrong password's cost: a verify against the dummy hash, so the time of the
+ * answer does not tell that it has none.
+ */
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (passwordHash === null) {
+    await verifyAgainstDummy(password)
+    return false
+  }
   return inHashingSlot(() => verify(passwordHash, password))
 }
 

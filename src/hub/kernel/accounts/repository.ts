@@ -10,8 +10,8 @@ export function createUsersRepository(db: Kysely<Database>) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
     },
     /** False when the email is already taken (the unique index decides, so two racing sign-ups cannot both win). */
-    async insert(user: Insertable<UsersTable>): Promise<boolean> {
-      const result = await db
+    async insert(user: Insertable<UsersTable>, executor: Kysely<Database> = db): Promise<boolean> {
+      const result = await executor
         .insertInto('users')
         .values(user)
         .onConflict((conflict) => conflict.column('email').doNothing())

@@ -12,12 +12,17 @@ export const Credentials = Type.Object({
 })
 export type Credentials = Static<typeof Credentials>
 
+/** The language a person chose as they make their account, the account's until they choose another. */
+export const ChosenLocale = Type.Unsafe<Language>({
+  type: 'string',
+  enum: [...LANGUAGES],
+  description: "The language the person chose, the account's until they choose another; without it, pages and mail follow the browser"
+})
+
 export const SignupRequest = Type.Object({
   ...Credentials.properties,
   invitation: Type.Optional(
     Type.String({ maxLength: 64, description: "The token of an administrator's invitation (the `/invite` link's): needed with HUB_SIGNUP=invite; the account then has the invited address, counted as proven, and the invitation's groups" })
   ),
-  locale: Type.Optional(
-    Type.Unsafe<Language>({ type: 'string', enum: [...LANGUAGES], description: "The language the person chose, the account's until they choose another; without it, pages and mail follow the browser" })
-  )
+  locale: Type.Optional(ChosenLocale)
 })

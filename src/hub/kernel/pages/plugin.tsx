@@ -40,7 +40,7 @@ export interface HubPagesOptions {
    * proven. Absent under an external provider, which keeps its people's passwords, addresses and
    * language: then the pages offer no account or recovery page.
    */
-  ownAccount?: { profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean } | undefined> }
+  ownAccount?: { profileOf: (userId: string) => Promise<{ locale: string | null; emailVerified: boolean; hasPassword: boolean } | undefined> }
   /**
    * The built-in provider's ways of signing in beside the password (two-step sign-in, passkeys, in
    * the order the pages show them), and the API's 401 text for a wrong current password, which the
@@ -180,7 +180,7 @@ export async function hubPages(app: App, options: HubPagesOptions) {
     pages.get('/account/security', { schema: { hide } }, async (request, reply) => {
       const session = sessionFrom(request)
       const [sessions, methods, profile] = await Promise.all([sessionsOf(session), ownSignIn && shell.signInMethodsOf(session.userId), ownAccount?.profileOf(session.userId)])
-      const signIn = ownSignIn && methods && { methods, wrongPasswordError: ownSignIn.wrongPasswordError, addressVerified: profile?.emailVerified ?? false }
+      const signIn = ownSignIn && methods && { methods, wrongPasswordError: ownSignIn.wrongPasswordError, addressVerified: profile?.emailVerified ?? false, hasPassword: profile?.hasPassword ?? true }
       return sendPage(reply, <SecurityPage context={await contextOf(request, reply, session, profile?.locale)} sessions={sessions} signIn={signIn} email={session.email} />)
     })
 

@@ -66,10 +66,14 @@ export function oneOfProofsRefusal(fields: readonly string[]): string {
   return `Give ${fields.length > 1 ? 'one of ' : ''}${oneOf(fields)}`
 }
 
+/** Reauthentication's 403 for a password on an account that has none (made with a passkey). */
+export const NO_PASSWORD_TO_CONFIRM = 'This account has no password: confirm with a passkey'
+
 /**
  * The kernel's proof: the account's password, counted as a login. With a second factor on, the
  * password alone is no proof (403, neither checked nor counted): the session's holder may know it
- * without holding the second factor.
+ * without holding the second factor. An account without a password is refused the same way: the
+ * session's holder knows it has none, so the refusal tells them nothing new, and says what does work.
  */
 function passwordProof(secondFactor: SecondFactorGate): ReauthenticationProof {
   return {
@@ -80,8 +84,10 @@ function passwordProof(secondFactor: SecondFactorGate): ReauthenticationProof {
     described: secondFactor.passwordRefused.described || undefined,
     async check(password: string, { user, counted }) {
       // Refused before the password is looked at, so the refusal says nothing about it and counts nothing.
+      const { passwordHash } = user
+      if (passwordHash === null) throw forbidden(NO_PASSWORD_TO_CONFIRM)
       if (await secondFactor.isOn(user.id)) throw forbidden(secondFactor.passwordRefused.error)
-      await counted(() => verifyPassword(user.passwordHash, password), WRONG_CURRENT_PASSWORD)
+      await counted(() => verifyPassword(passwordHash, password), WRONG_CURRENT_PASSWORD)
     }
   }
 }

@@ -23,7 +23,7 @@ describe.each(databasesUnderTest())('the profile over HTTP on $name', (database)
     const user = await signUpAndLogIn(hub.app)
     const response = await get(hub.app, user)
     expect(response.statusCode, response.body).toBe(200)
-    expect(response.json()).toEqual({ userId: user.userId, email: user.email, emailVerified: false, displayName: null, locale: null, role: 'member', createdAt: clock.now().toISOString() })
+    expect(response.json()).toEqual({ userId: user.userId, email: user.email, emailVerified: false, displayName: null, locale: null, role: 'member', createdAt: clock.now().toISOString(), hasPassword: true })
   })
 
   it('changes the display name (trimmed) and the language, answers the profile and audits which fields changed', async () => {

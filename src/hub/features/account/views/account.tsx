@@ -38,9 +38,10 @@ export function AccountPage({ context, profile, wrongPasswordError, signInMethod
       <p>
         <a href="/account/security">{t('security.manageLink')}</a>
       </p>
-      <AccountDeletionSection context={context} wrongPasswordError={wrongPasswordError} email={profile.email} />
+      {/* Without a password, the recent sign-in (a passkey's) is the whole proof, as under an external provider. */}
+      <AccountDeletionSection context={context} wrongPasswordError={profile.hasPassword ? wrongPasswordError : undefined} email={profile.email} />
       <p class="hint">{t('account.userId', { userId })}</p>
-      <RecentSignInDialog context={context} methods={signInMethods} wrongPasswordError={wrongPasswordError} email={profile.email} />
+      <RecentSignInDialog context={context} methods={signInMethods} wrongPasswordError={wrongPasswordError} email={profile.email} hasPassword={profile.hasPassword} />
     </Layout>
   )
 }
@@ -118,8 +119,12 @@ function AddressSection({ context: { language }, profile, wrongPasswordError, ma
         <p id="new-email-hint" class="hint">
           {t('account.changeAddressHint')}
         </p>
-        <label for="email-current-password">{t('account.currentPassword')}</label>
-        <input id="email-current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+        {profile.hasPassword && (
+          <>
+            <label for="email-current-password">{t('account.currentPassword')}</label>
+            <input id="email-current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+          </>
+        )}
         <button type="submit">{t('account.changeAddressSubmit')}</button>
       </PasswordConfirmedForm>
     </section>
@@ -139,12 +144,18 @@ function PasswordSection({ context: { language }, profile, wrongPasswordError }:
         email={profile.email}
         messages={{ 'data-msg-done': t('account.passwordChanged') }}
       >
-        <label for="current-password">{t('account.currentPassword')}</label>
-        <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+        {profile.hasPassword ? (
+          <>
+            <label for="current-password">{t('account.currentPassword')}</label>
+            <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+          </>
+        ) : (
+          <p>{t('account.noPassword')}</p>
+        )}
         <label for="new-password">{t('form.newPassword')}</label>
         <NewPasswordInput id="new-password" name="newPassword" />
         <PasswordHint t={t} />
-        <button type="submit">{t('password.change')}</button>
+        <button type="submit">{t(profile.hasPassword ? 'password.change' : 'password.set')}</button>
       </PasswordConfirmedForm>
     </section>
   )

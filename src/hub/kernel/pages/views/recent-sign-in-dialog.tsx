@@ -13,6 +13,8 @@ export interface RecentSignInDialogProps {
   /** The API's 401 text for a wrong current password. */
   wrongPasswordError: string
   email: string
+  /** False for an account made with a passkey and no password yet: the API refuses a password then, so none is asked. */
+  hasPassword: boolean
 }
 
 /**
@@ -20,14 +22,14 @@ export interface RecentSignInDialogProps {
  * template, inert until then: its fields are not in the page's tab order or its forms' reach.
  * Each way of confirming is its own form, naming the one 401 text that is the form's to show.
  */
-export function RecentSignInDialog({ context: { t, language }, methods, wrongPasswordError, email }: RecentSignInDialogProps) {
+export function RecentSignInDialog({ context: { t, language }, methods, wrongPasswordError, email, hasPassword }: RecentSignInDialogProps) {
   const ways = methods.flatMap((method) => (method.recentSignIn ? [method.recentSignIn] : []))
   return (
     <template data-recent-sign-in>
       <dialog class="dialog" aria-labelledby="reauth-heading" aria-describedby="reauth-intro" data-msg-cancelled={t('reauth.cancelled')}>
         <h2 id="reauth-heading">{t('reauth.heading')}</h2>
         <p id="reauth-intro">{t('reauth.intro')}</p>
-        {!ways.some((way) => way.replacesPassword) && (
+        {hasPassword && !ways.some((way) => way.replacesPassword) && (
           <form class="stacked-form" data-form="reauthenticate-password" data-refusal={wrongPasswordError} data-msg-invalid-credentials={t('account.wrongPassword')}>
             <AccountUsername email={email} />
             <label for="reauth-password">{t('form.password')}</label>

@@ -16,6 +16,8 @@ export interface OwnSignInSettings {
    * with (docs/account.md, "Account pre-hijacking"), and the page says so instead of offering it.
    */
   addressVerified: boolean
+  /** False for an account made with a passkey and no password yet: the dialog offers no password then. */
+  hasPassword: boolean
 }
 
 export interface SecurityPageProps {
@@ -39,7 +41,7 @@ export function SecurityPage({ context, sessions, signIn, email }: SecurityPageP
       {signIn ? (
         <>
           {signIn.methods.map((method) => method.section(context, signIn.addressVerified))}
-          <RecentSignInDialog context={context} methods={signIn.methods} wrongPasswordError={signIn.wrongPasswordError} email={email} />
+          <RecentSignInDialog context={context} methods={signIn.methods} wrongPasswordError={signIn.wrongPasswordError} email={email} hasPassword={signIn.hasPassword} />
         </>
       ) : (
         <>
