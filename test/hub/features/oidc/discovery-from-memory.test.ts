@@ -13,17 +13,16 @@ import { HUB_ORIGIN, TASKS_ORIGIN, useHubApp } from '../../../helpers/hub-app.js
 const DISCOVERY = '/.well-known/openid-configuration'
 
 /** What a request to a running provider gets, over a real socket, with the given headers. */
-async function servedByProvider(handle: http.RequestListener, headers: Record<string, string>): Promise<Buffer> {
+async function servedByProvider(handle: http.RequestListener, headers: Record<string, string>, path = DISCOVERY): Promise<Buffer> {
   const server = http.createServer(handle)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   try {
     const { port } = server.address() as { port: number }
     // node:http, not fetch: fetch will not send a Host of the test's choosing.
     const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: DISCOVERY, headers }, resolve).once('error', reject)
+      http.get({ host: '127.0.0.1', port, path, headers }, resolve).once('error', reject)
     })
     expect(response.statusCode).toBe(200)
-    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
     const chunks: Buffer[] = []
     for await (const chunk of response) chunks.push(chunk as Buffer)
     return Buffer.concat(chunks)
@@ -62,6 +61,10 @@ describe.each(databasesUnderTest())('discovery from memory (issue 32) on $name',
     expect(rendered.body.toString()).toBe(served.toString())
     expect(rendered.contentType).toBe('application/json; charset=utf-8')
     expect(JSON.parse(rendered.body.toString())).toMatchObject({ issuer, token_endpoint: `${issuer}/oidc/token`, jwks_uri: `${issuer}/.well-known/jwks.json` })
+    // The key set the hub sends from memory at jwks_uri is the one the provider would publish (as
+    // application/json, as the hub always has, where the provider says application/jwk-set+json).
+    const providerKeys = JSON.parse((await servedByProvider(provider.callback(), { host: new URL(issuer).host, ...forwarded }, '/.well-known/jwks.json')).toString()) as unknown
+    expect((await hub.app.inject({ url: '/.well-known/jwks.json' })).json()).toEqual(providerKeys)
   })
 
   it('names the issuer’s endpoints whatever allowed Host the request came by', async () => {
