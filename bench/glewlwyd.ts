@@ -37,6 +37,10 @@ export async function startGlewlwyd(directory: string): Promise<OidcPeer> {
   const databaseFile = path.join(home, 'glewlwyd.db')
   const database = new Database(databaseFile)
   database.exec(zlib.gunzipSync(fs.readFileSync(INIT_SCRIPT)).toString('utf8'))
+  // As the hub's own SQLite (src/shared/database/connect.ts): readers beside the writer, which the
+  // 8 loops need; the mode stays with the file. In the default rollback journal, a code written by
+  // one loop was now and then not found by the token request (invalid_code).
+  database.pragma('journal_mode = WAL')
   database.close()
   const configFile = path.join(home, 'glewlwyd.conf')
   const service = await startService({
