@@ -1,6 +1,8 @@
 import os from 'node:os'
 import { LOAD, type Measurement } from './load.js'
 import { LOGIN_LOAD, type LatencyUnderLogins } from './logins.js'
+import type { OidcRoundsOptions, OidcRow, OidcSummary } from './oidc-comparison.js'
+import { OIDC_LOAD } from './oidc-load.js'
 import type { Scenario } from './scenarios.js'
 
 export interface Row {
@@ -66,4 +68,39 @@ function formatUnderLogins(latency: LatencyUnderLogins, rounds: LatencyUnderLogi
 
 function ratio(value: number): string {
   return value.toFixed(2)
+}
+
+/** The issue 32 comparison: each provider's median round and range, their CPU per operation, and the median ratio. */
+export function formatOidcReport(rows: OidcRow[], options: OidcRoundsOptions, glewlwydMissing: string | undefined): string {
+  const missed = rows.filter((row) => row.ratio !== undefined && row.ratio < row.scenario.targetRatio).map((row) => `${row.scenario.name} (${ratio(row.ratio ?? 0)} < ${ratio(row.scenario.targetRatio)})`)
+  return [
+    `OpenID Connect beside Glewlwyd: ${OIDC_LOAD.loops} concurrent loops, ${options.warmUpSeconds} s warm-up then ${options.measuredSeconds} s measured per scenario, provider and round, one provider at a time; the median of ${options.rounds} round(s), the range after it`,
+    '',
+    '| Scenario | Hearth /s | Glewlwyd /s | Hearth CPU µs/op | Glewlwyd CPU µs/op | Hearth ÷ Glewlwyd | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|:---:|',
+    ...rows.map(formatOidcRow),
+    '',
+    glewlwydMissing !== undefined
+      ? `Glewlwyd was not run (${glewlwydMissing}): Hearth's side only, no ratio.`
+      : missed.length === 0
+        ? 'All OpenID Connect targets met.'
+        : `MISSED OPENID CONNECT TARGETS: ${missed.join('; ')}`
+  ].join('\n')
+}
+
+function formatOidcRow({ scenario, hearth, glewlwyd, ratio: measured }: OidcRow): string {
+  const throughput = (summary: OidcSummary | undefined) =>
+    summary === undefined ? '—' : `${Math.round(summary.median.operationsPerSecond)} (${Math.round(summary.lowest)}–${Math.round(summary.highest)})`
+  const cpu = (summary: OidcSummary | undefined) => summary?.median.serverCpuMicrosecondsPerOperation?.toFixed(0) ?? 'n/a'
+  const cells = [
+    `${scenario.name}, ${scenario.unit}`,
+    throughput(hearth),
+    throughput(glewlwyd),
+    cpu(hearth),
+    cpu(glewlwyd),
+    measured === undefined ? '—' : ratio(measured),
+    `≥ ${ratio(scenario.targetRatio)}`,
+    measured === undefined ? '—' : measured >= scenario.targetRatio ? 'yes' : '**NO**'
+  ]
+  return `| ${cells.join(' | ')} |`
 }

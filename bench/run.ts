@@ -1,22 +1,40 @@
 /**
  * `npm run bench`: the task manager's and the hub's throughput against a bare node:http server on
- * the same machine. A measurement, so a missed target still exits 0; a failed request exits 1.
+ * the same machine, then the hub's OpenID Connect provider beside Glewlwyd (issue 32). A
+ * measurement, so a missed target still exits 0; a failed request exits 1.
+ *
+ * Options (after `npm run bench --`): `--oidc-only` runs the OpenID Connect comparison alone;
+ * `--oidc-rounds N` and `--oidc-seconds S` shorten it (a smoke run: `--oidc-only --oidc-rounds 1 --oidc-seconds 1`).
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { glewlwydMissing, startGlewlwyd } from './glewlwyd.js'
+import { hearthPeer } from './hearth-peer.js'
 import { type Measurement, measure } from './load.js'
 import { type LatencyUnderLogins, measureUnderLogins, seedLoginAccounts } from './logins.js'
-import { type Row, formatReport } from './report.js'
+import { type OidcRoundsOptions, compareOidc } from './oidc-comparison.js'
+import { OIDC_LOAD } from './oidc-load.js'
+import { type Row, formatOidcReport, formatReport } from './report.js'
 import { BASELINE_SCENARIO, SCENARIOS, type Server } from './scenarios.js'
 import { seedListUser, signInHubUser } from './seed.js'
 import { type RunningService, signalAllServices, startService, stopAllServices } from './services.js'
 
 /** Rounds of every scenario; the report takes each scenario's median round. */
 const ROUNDS = 3
-/** Well above a normal run (about 125 s of load plus start-up and seeding), so a hang cannot last. */
-const TIME_LIMIT_MS = 300_000
+/** Well above a normal run (about 270 s of load plus start-up and seeding), so a hang cannot last. */
+const TIME_LIMIT_MS = 480_000
+
+const { values: options } = parseArgs({
+  options: { 'oidc-only': { type: 'boolean', default: false }, 'oidc-rounds': { type: 'string' }, 'oidc-seconds': { type: 'string' } }
+})
+const oidcRounds: OidcRoundsOptions = {
+  rounds: positiveNumber('--oidc-rounds', options['oidc-rounds']) ?? ROUNDS,
+  warmUpSeconds: OIDC_LOAD.warmUpSeconds,
+  measuredSeconds: positiveNumber('--oidc-seconds', options['oidc-seconds']) ?? OIDC_LOAD.measuredSeconds
+}
 
 /** The build output: dist/bench/run.js is two levels below it. */
 const distDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
@@ -47,14 +65,22 @@ try {
   const servers = await startServers(workDir, nodeFlags)
   await seedListUser(servers.tasks.baseUrl)
   const hubSession = await signInHubUser(servers.hub.baseUrl)
-  const loginAccounts = await seedLoginAccounts(hubDataDir(workDir))
-  const rows = await measureScenarios(servers, hubSession)
-  const underLogins: LatencyUnderLogins[] = []
-  for (let round = 1; round <= ROUNDS; round++) {
-    console.error(`round ${round}/${ROUNDS}: measuring hub GETs beside logins…`)
-    underLogins.push(await measureUnderLogins(servers.hub, loginAccounts, hubSession))
+  if (!options['oidc-only']) {
+    const loginAccounts = await seedLoginAccounts(hubDataDir(workDir))
+    const rows = await measureScenarios(servers, hubSession)
+    const underLogins: LatencyUnderLogins[] = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.error(`round ${round}/${ROUNDS}: measuring hub GETs beside logins…`)
+      underLogins.push(await measureUnderLogins(servers.hub, loginAccounts, hubSession))
+    }
+    console.log(formatReport(rows, new Date(), nodeFlags, underLogins))
+    console.log('')
   }
-  console.log(formatReport(rows, new Date(), nodeFlags, underLogins))
+  const hearth = await hearthPeer(servers.hub, hubDataDir(workDir), hubSession)
+  const missing = glewlwydMissing()
+  if (missing !== undefined) console.error(`Notice: ${missing}; measuring the hub's side alone.`)
+  const glewlwyd = missing === undefined ? await startGlewlwyd(workDir) : undefined
+  console.log(formatOidcReport(await compareOidc(hearth, glewlwyd, oidcRounds), oidcRounds, missing))
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`)
   keepWorkDir = true
@@ -69,26 +95,23 @@ async function startServers(directory: string, nodeFlags: string[]): Promise<Rec
   const [bare, tasks, hub] = await Promise.all([
     startService({
       name: 'bare',
-      script: path.join(distDir, 'bench', 'bare-server.js'),
+      program: { script: path.join(distDir, 'bench', 'bare-server.js'), nodeFlags },
       readinessPath: '/',
       logDir: directory,
-      nodeFlags,
       env
     }),
     startService({
       name: 'tasks',
-      script: path.join(distDir, 'src', 'tasks', 'main.js'),
+      program: { script: path.join(distDir, 'src', 'tasks', 'main.js'), nodeFlags },
       readinessPath: '/health',
       logDir: directory,
-      nodeFlags,
       env: { ...env, DATA_DIR: path.join(directory, 'data') }
     }),
     startService({
       name: 'hub',
-      script: path.join(distDir, 'src', 'hub', 'main.js'),
+      program: { script: path.join(distDir, 'src', 'hub', 'main.js'), nodeFlags },
       readinessPath: '/api/health',
       logDir: directory,
-      nodeFlags,
       env: { ...env, DATA_DIR: hubDataDir(directory) },
       // The hub answers only for its public URL's host.
       listenEnv: (port) => ({ HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}` })
@@ -129,6 +152,13 @@ async function measureScenarios(servers: Record<Server, RunningService>, hubSess
     const middle = Math.floor(results.length / 2)
     return { scenario, measurement: byThroughput[middle]!.measurement, shareOfBare: byShare[middle]!.shareOfBare }
   })
+}
+
+function positiveNumber(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const parsed = Number(value)
+  if (!(parsed > 0)) throw new Error(`${option} takes a positive number, not ${value}`)
+  return parsed
 }
 
 function hubDataDir(directory: string): string {

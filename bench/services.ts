@@ -12,10 +12,8 @@ export interface RunningService {
 
 export interface ServiceSpec {
   name: string
-  /** Compiled entry point, run with this same node binary. */
-  script: string
-  /** Node's own flags, before the script. */
-  nodeFlags: string[]
+  /** A compiled entry point, run with this same node binary and node's own flags, or another program with its arguments (given the port). */
+  program: { script: string; nodeFlags: string[] } | { executable: string; args: (port: number) => string[] }
   /** Path that answers 200 once the service is ready to take load. */
   readinessPath: string
   /** Where the child's stdout and stderr go: off the terminal, but kept for a failed run. */
@@ -43,7 +41,9 @@ export async function startService(spec: ServiceSpec): Promise<RunningService> {
   const port = await freePort()
   const logFile = path.join(spec.logDir, `${spec.name}.log`)
   const log = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [...spec.nodeFlags, spec.script], {
+  const { program } = spec
+  const [file, args] = 'script' in program ? [process.execPath, [...program.nodeFlags, program.script]] : [program.executable, program.args(port)]
+  const child = spawn(file, args, {
     env: { ...spec.env, HOST: '127.0.0.1', ...(spec.listenEnv ?? portEnv)(port) },
     stdio: ['ignore', log, log]
   })

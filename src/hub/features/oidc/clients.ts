@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
 import type { Database, OidcClientsTable } from '../../../shared/database/schema.js'
 import { isUniqueViolation } from '../../../shared/database/unique-violation.js'
 import { DISPLAY_NAME_MAX_LENGTH, normaliseDisplayName, visibleNameProblem } from '../../kernel/accounts/display-name.js'
@@ -143,7 +144,11 @@ const storedGroupIds = (row: Pick<OidcClientsTable, 'allowedGroups'>): string[] 
  * token request.
  */
 export function createOidcClients(db: Kysely<Database>) {
-  const rowOf = (id: string) => db.selectFrom('oidcClients').selectAll().where('id', '=', id).executeTakeFirst()
+  // Read at every authorization, token, refresh and userinfo request (the provider's client and
+  // the groups check): prepared once, not built and compiled by Kysely at each (docs/performance.md, issue 32).
+  const clientById = prepareQuery(db, (param: Param<{ id: string }>) => db.selectFrom('oidcClients').selectAll().where('id', '=', param('id')))
+  const allowedGroupsOf = prepareQuery(db, (param: Param<{ id: string }>) => db.selectFrom('oidcClients').select('allowedGroups').where('id', '=', param('id')))
+  const rowOf = (id: string) => clientById.first({ id })
   return {
     /** Registers a client; resolves to its secret (confidential clients) or null (public ones). */
     async add(given: NewOidcClient, now: Date): Promise<string | null> {
@@ -198,7 +203,7 @@ export function createOidcClients(db: Kysely<Database>) {
      * out of the group ends their use of the application at their next request.
      */
     async allows(id: string, userId: string): Promise<boolean> {
-      const row = await db.selectFrom('oidcClients').select('allowedGroups').where('id', '=', id).executeTakeFirst()
+      const row = await allowedGroupsOf.first({ id })
       if (!row) return false
       const groupIds = storedGroupIds(row)
       return groupIds.length === 0 || isInAnyGroup(db, userId, groupIds)

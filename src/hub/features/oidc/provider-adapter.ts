@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
 import { failureForLog } from '../../../shared/database/availability.js'
+import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
 import type { Database } from '../../../shared/database/schema.js'
 import type { Logger } from '../../../shared/logging.js'
 import { PRUNING_INTERVAL_MS } from '../../kernel/audit/pruning.js'
@@ -30,9 +31,21 @@ export function providerAdapterFactory(
 }
 
 function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): Adapter {
-  const records = () => db.selectFrom('oidcProviderRecords').select(['payload', 'expiresAt', 'consumedAt']).where('model', '=', model)
-  const live = async (query: ReturnType<typeof records>): Promise<AdapterPayload | undefined> => {
-    const row = await query.executeTakeFirst()
+  // Every token, code, grant and session the provider reads goes through these: prepared once per
+  // model, not built and compiled by Kysely at each read (docs/performance.md, issue 32).
+  const recordBy = (column: 'id' | 'uid' | 'userCode') =>
+    prepareQuery(db, (param: Param<{ model: string; value: string }>) =>
+      db.selectFrom('oidcProviderRecords').select(['payload', 'expiresAt', 'consumedAt']).where('model', '=', param('model')).where(column, '=', param('value'))
+    )
+  const byId = recordBy('id')
+  const byUid = recordBy('uid')
+  const byUserCode = recordBy('userCode')
+  // Each code and refresh token is consumed as it is used.
+  const consumption = prepareQuery(db, (param: Param<{ model: string; id: string; at: string }>) =>
+    db.updateTable('oidcProviderRecords').set({ consumedAt: param('at') }).where('model', '=', param('model')).where('id', '=', param('id'))
+  )
+  const live = async (query: typeof byId, value: string): Promise<AdapterPayload | undefined> => {
+    const row = await query.first({ model, value })
     if (!row || (row.expiresAt !== null && row.expiresAt <= now().toISOString())) return undefined
     const payload = JSON.parse(row.payload) as AdapterPayload
     // oidc-provider refuses a consumed code or rotated refresh token by this field.
@@ -58,11 +71,11 @@ function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hub
         .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet({ ...row, ...stamp }))
         .execute()
     },
-    find: (id) => live(records().where('id', '=', id)),
-    findByUid: (uid) => live(records().where('uid', '=', uid)),
-    findByUserCode: (userCode) => live(records().where('userCode', '=', userCode)),
+    find: (id) => live(byId, id),
+    findByUid: (uid) => live(byUid, uid),
+    findByUserCode: (userCode) => live(byUserCode, userCode),
     async consume(id) {
-      await db.updateTable('oidcProviderRecords').set({ consumedAt: now().toISOString() }).where('model', '=', model).where('id', '=', id).execute()
+      await consumption.all({ model, id, at: now().toISOString() })
     },
     async destroy(id) {
       await db.deleteFrom('oidcProviderRecords').where('model', '=', model).where('id', '=', id).execute()

@@ -21,6 +21,7 @@ import type { OidcClients } from './clients.js'
 import { startEndingProviderSessionsOfEndedHubSessions } from './ended-hub-sessions.js'
 import { connectedApplicationRoutes } from './applications-routes.js'
 import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from './connected-applications.js'
+import { type DiscoveryDocument, renderDiscovery } from './discovery.js'
 import { type OidcTranslate, oidcTranslatorFor } from './messages.js'
 import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
 import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
@@ -96,7 +97,7 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     })
   }
 
-  let current: { keys: string; provider: Provider; handle: ReturnType<Provider['callback']> } | undefined
+  let current: { keys: string; provider: Provider; handle: ReturnType<Provider['callback']>; discovery?: Promise<DiscoveryDocument> } | undefined
   /** oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in the database). */
   const currentProvider = () => {
     const keys = keyring
@@ -110,6 +111,16 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     return current
   }
   const provider = (): Provider => currentProvider().provider
+  /** The current provider's discovery document, rendered at its first request: a rotation renders the next provider's. */
+  const discoveryDocument = (): Promise<DiscoveryDocument> => {
+    const built = currentProvider()
+    // A failed rendering is not kept: the next request tries again.
+    built.discovery ??= renderDiscovery(built.handle, options.issuer).catch((error: unknown) => {
+      built.discovery = undefined
+      throw error
+    })
+    return built.discovery
+  }
   app.addHook('onClose', startEndingProviderSessionsOfEndedHubSessions({ db: options.db, provider, logger: app.log, now }))
   const providerWithHubHooks = (): Provider => {
     const built = buildHubProvider({
@@ -173,7 +184,13 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   await app.register(async function providerEndpoints(endpoints) {
     endpoints.removeAllContentTypeParsers()
     endpoints.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
-    endpoints.get(DISCOVERY_PATH, { schema: { hide } }, forward)
+    // A fixed document, written by the provider once per key set and sent from memory (issue 32):
+    // an ordinary hub route, so the Host check, security headers, CORS and request id apply as to
+    // any other; `no-store` as the provider's endpoints have always been sent.
+    endpoints.get(DISCOVERY_PATH, { schema: { hide } }, async (_request, reply) => {
+      const { body, contentType } = await discoveryDocument()
+      return reply.header('cache-control', 'no-store').type(contentType).send(body)
+    })
     // Its endpoints authenticate their clients, and its forms carry their own proof (docs/oidc.md).
     endpoints.all(`${OIDC_PATH_PREFIX}/*`, { config: { csrf: false }, schema: { hide } }, forward)
   })

@@ -5,7 +5,7 @@ import type { AuditRequest } from '../../kernel/audit/context.js'
 import { sessionOf } from '../../kernel/sessions/request-session.js'
 import { GenerateTokenBody, GenerateTokenResponse, Jwks } from '../../kernel/http/schemas.js'
 import type { AddedClaims } from '../../kernel/tokens/claims.js'
-import type { Keyring } from '../../kernel/tokens/keyring.js'
+import type { Keyring, PublicJwk } from '../../kernel/tokens/keyring.js'
 import type { SsoIdentityOf } from '../../kernel/tokens/sso-identity.js'
 import { issueSsoToken } from '../../kernel/tokens/sso-tokens.js'
 
@@ -54,12 +54,21 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, a
     }
   )
 
+  let written: { jwks: ReturnType<Keyring['publicJwks']>; body: string } | undefined
   app.get(
     '/.well-known/jwks.json',
     { schema: { summary: "The public keys that verify the hub's tokens", tags: ['sso'], response: { 200: Jwks } } },
     async (_request, reply) => {
-      reply.header('cache-control', `public, max-age=${JWKS_CACHE_SECONDS}`)
-      return keyring.publicJwks(now())
+      // Sent from memory (issue 32): written again only when the keyring's published set is a new
+      // object, at a rotation or when a retired key's retention ends. The schema above documents it.
+      const jwks = keyring.publicJwks(now())
+      if (written?.jwks !== jwks) written = { jwks, body: JSON.stringify(jwks) }
+      const { body } = written
+      return reply
+        .header('cache-control', `public, max-age=${JWKS_CACHE_SECONDS}`)
+        .type('application/json; charset=utf-8')
+        .serializer(() => body)
+        .send(jwks as { keys: PublicJwk[] })
     }
   )
 }

@@ -72,8 +72,11 @@ export interface Keyring {
   signingKey(): Promise<SigningKey>
   /** The algorithms with a live (not retired) key: those an application's ID tokens may be signed with. */
   algorithms(now: Date): SigningAlgorithm[]
-  /** Public halves of every key whose tokens may still be live, for /.well-known/jwks.json. */
-  publicJwks(now: Date): { keys: PublicJwk[] }
+  /**
+   * Public halves of every key whose tokens may still be live, for /.well-known/jwks.json: the same
+   * (frozen) object until the key set changes, so a caller may keep what it makes of it by identity.
+   */
+  publicJwks(now: Date): { readonly keys: readonly PublicJwk[] }
   /** A jose key resolver over the published keys. */
   verifier(now: Date): JWTVerifyGetKey
   /**
@@ -128,10 +131,21 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
     if (!first) throw new Error('The signing key set is empty')
     return first
   }
-  const published = (now: Date) =>
-    storedKeys()
-      .filter((stored) => isPublished(stored, now))
-      .map(({ privateJwk }) => publicHalf(privateJwk))
+  // The published key set, made again only when the key file changed (a rotation) or a retired
+  // key's retention ran out: JWKS and discovery read it at every request (issue 32).
+  let publication: { stored: StoredKey[]; from: number; until: number; jwks: { keys: PublicJwk[] } } | undefined
+  const publishedJwks = (now: Date): { keys: PublicJwk[] } => {
+    const stored = storedKeys()
+    const at = now.getTime()
+    if (publication?.stored !== stored || at < publication.from || at >= publication.until) {
+      const kept = stored.filter((key) => isPublished(key, now))
+      const retentionEnds = kept.flatMap(({ retiredAt }) => (retiredAt === undefined ? [] : [Date.parse(retiredAt) + RETIRED_KEY_RETENTION_MS]))
+      const keys = Object.freeze(kept.map(({ privateJwk }) => Object.freeze(publicHalf(privateJwk))))
+      publication = { stored, from: at, until: Math.min(Infinity, ...retentionEnds), jwks: Object.freeze({ keys: keys as PublicJwk[] }) }
+    }
+    return publication.jwks
+  }
+  const published = (now: Date) => publishedJwks(now).keys
   // Importing keys is the costly part of verifying; the key set is rebuilt only when its keys change.
   let verifying: { kids: string; getKey: JWTVerifyGetKey } | undefined
   return {
@@ -151,7 +165,7 @@ function keyringOver(storedKeys: () => StoredKey[]): Keyring {
       }
       return key
     },
-    publicJwks: (now) => ({ keys: published(now) }),
+    publicJwks: publishedJwks,
     algorithms: (now) => [
       ...new Set(
         storedKeys()
