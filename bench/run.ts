@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { type Footprint, type PeakUnderLoad, formatFootprint, measureFootprint, sampleResidentMemory } from './footprint.js'
 import { type Measurement, measure } from './load.js'
 import { type LatencyUnderLogins, measureUnderLogins, seedLoginAccounts } from './logins.js'
 import { type Row, formatReport } from './report.js'
@@ -15,8 +16,8 @@ import { type RunningService, signalAllServices, startService, stopAllServices }
 
 /** Rounds of every scenario; the report takes each scenario's median round. */
 const ROUNDS = 3
-/** Well above a normal run (about 125 s of load plus start-up and seeding), so a hang cannot last. */
-const TIME_LIMIT_MS = 300_000
+/** Well above a normal run (about 125 s of load, 40 s of footprint starts, start-up and seeding), so a hang cannot last. */
+const TIME_LIMIT_MS = 360_000
 
 /** The build output: dist/bench/run.js is two levels below it. */
 const distDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
@@ -44,17 +45,22 @@ setTimeout(() => {
 try {
   // Both servers run with the node flags of `npm start`, so the baseline runs as the service does.
   const nodeFlags = startScriptNodeFlags()
+  // Before the load servers start, so nothing else runs beside the starts measured.
+  const footprints = await measureFootprints(nodeFlags)
   const servers = await startServers(workDir, nodeFlags)
   await seedListUser(servers.tasks.baseUrl)
   const hubSession = await signInHubUser(servers.hub.baseUrl)
   const loginAccounts = await seedLoginAccounts(hubDataDir(workDir))
+  const hubMemory = sampleResidentMemory(servers.hub.pid)
   const rows = await measureScenarios(servers, hubSession)
   const underLogins: LatencyUnderLogins[] = []
   for (let round = 1; round <= ROUNDS; round++) {
     console.error(`round ${round}/${ROUNDS}: measuring hub GETs beside logins…`)
     underLogins.push(await measureUnderLogins(servers.hub, loginAccounts, hubSession))
   }
+  const peaks: PeakUnderLoad[] = [{ subject: 'npm run start:hub', load: 'every hub scenario, then GETs beside logins', peakBytes: hubMemory.stop() }]
   console.log(formatReport(rows, new Date(), nodeFlags, underLogins))
+  console.log(formatFootprint(footprints, peaks))
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`)
   keepWorkDir = true
@@ -129,6 +135,26 @@ async function measureScenarios(servers: Record<Server, RunningService>, hubSess
     const middle = Math.floor(results.length / 2)
     return { scenario, measurement: byThroughput[middle]!.measurement, shareOfBare: byShare[middle]!.shareOfBare }
   })
+}
+
+/** The footprint scenarios: the hub alone (`npm run start:hub`), and every service in one process (`npm start`). */
+async function measureFootprints(nodeFlags: string[]): Promise<Footprint[]> {
+  const hubEnv = (port: number) => ({ HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}` })
+  const subjects = [
+    { name: 'npm run start:hub', script: path.join(distDir, 'src', 'hub', 'main.js'), readinessPaths: ['/api/health'], env: ([hub = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub) }) },
+    {
+      name: 'npm start (hub and task manager)',
+      script: path.join(distDir, 'src', 'main.js'),
+      readinessPaths: ['/api/health', '/health'],
+      env: ([hub = 0, tasks = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub), PORT: String(tasks) })
+    }
+  ]
+  const footprints: Footprint[] = []
+  for (const subject of subjects) {
+    console.error(`measuring the footprint of ${subject.name}…`)
+    footprints.push(await measureFootprint(subject, { nodeFlags, workDir, rounds: ROUNDS }))
+  }
+  return footprints
 }
 
 function hubDataDir(directory: string): string {

@@ -5,6 +5,7 @@
 // Plain JavaScript: node loads it before anything, beside the built service, not through vitest.
 // The one file is both the registration (main thread) and the hook (node's hooks thread).
 import fs from 'node:fs'
+import process from 'node:process'
 import { register } from 'node:module'
 import { isMainThread } from 'node:worker_threads'
 
