@@ -184,7 +184,12 @@ export async function buildKernel(deps: KernelDependencies): Promise<{ app: App;
 
   let builtin: BuiltinProvider | undefined
   if (identityProvider.builtin) {
-    await prepareDummyHash()
+    // Hashed on libuv's pool while the routes are built, and done before the first request is
+    // taken (see prepareDummyHash): awaited here, it held start-up up for a whole hash.
+    const dummyHash = prepareDummyHash()
+    app.addHook('onReady', async () => {
+      await dummyHash
+    })
     builtin = {
       idTokens: identityProvider.builtin,
       accountMail: createAccountMail(db, mailQueue, config.publicUrl),
