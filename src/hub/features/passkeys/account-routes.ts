@@ -99,7 +99,7 @@ export async function passkeyAccountRoutes(app: App, deps: PasskeyAccountRoutesO
       // Before the challenge is used up: a refused name costs the person no ceremony.
       const typedName = request.body.name === undefined ? undefined : passkeyName(request.body.name)
       const at = now()
-      const challenge = await challengeOf(response)
+      const challenge = challengeOf(response)
       if (challenge === null || !(await challenges.takeForRegistration(challenge, { userId: session.userId, sessionHandle: sessionHandle(session.id) }, at))) {
         throw badRequest('This passkey request expired, was already used or was not made in this session; begin again')
       }

@@ -25,7 +25,7 @@ export function createPasskeyAssertions({ db, passkeys, publicUrl, now }: Passke
   const relyingParty = relyingPartyOf(publicUrl)
 
   const takeChallenge = async (response: AuthenticationResponseJSON): Promise<string | null> => {
-    const challenge = await challengeOf(response)
+    const challenge = challengeOf(response)
     return challenge !== null && (await challenges.takeForAuthentication(challenge, now())) ? challenge : null
   }
 
