@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { glewlwydMissing, startGlewlwyd } from './glewlwyd.js'
 import { hearthPeer } from './hearth-peer.js'
+import { type Footprint, type PeakUnderLoad, formatFootprint, measureFootprint, sampleResidentMemory } from './footprint.js'
 import { type Measurement, measure } from './load.js'
 import { type LatencyUnderLogins, measureUnderLogins, seedLoginAccounts } from './logins.js'
 import { type OidcRoundsOptions, compareOidc } from './oidc-comparison.js'
@@ -24,8 +25,8 @@ import { type RunningService, signalAllServices, startService, stopAllServices }
 
 /** Rounds of every scenario; the report takes each scenario's median round. */
 const ROUNDS = 3
-/** Well above a normal run (about 270 s of load plus start-up and seeding), so a hang cannot last. */
-const TIME_LIMIT_MS = 480_000
+/** Well above a normal run (about 270 s of load, 40 s of footprint starts, start-up and seeding), so a hang cannot last. */
+const TIME_LIMIT_MS = 540_000
 
 const { values: options } = parseArgs({
   options: { 'oidc-only': { type: 'boolean', default: false }, 'oidc-rounds': { type: 'string' }, 'oidc-seconds': { type: 'string' } }
@@ -62,9 +63,13 @@ setTimeout(() => {
 try {
   // Both servers run with the node flags of `npm start`, so the baseline runs as the service does.
   const nodeFlags = startScriptNodeFlags()
+  // Before the load servers start, so nothing else runs beside the starts measured.
+  const footprints = options['oidc-only'] ? [] : await measureFootprints(nodeFlags)
   const servers = await startServers(workDir, nodeFlags)
   await seedListUser(servers.tasks.baseUrl)
   const hubSession = await signInHubUser(servers.hub.baseUrl)
+  // One sampler over every load the hub takes: the issue's peak is the one under the OpenID Connect scenarios.
+  const hubMemory = sampleResidentMemory(servers.hub.pid)
   if (!options['oidc-only']) {
     const loginAccounts = await seedLoginAccounts(hubDataDir(workDir))
     const rows = await measureScenarios(servers, hubSession)
@@ -81,6 +86,9 @@ try {
   if (missing !== undefined) console.error(`Notice: ${missing}; measuring the hub's side alone.`)
   const glewlwyd = missing === undefined ? await startGlewlwyd(workDir) : undefined
   console.log(formatOidcReport(await compareOidc(hearth, glewlwyd, oidcRounds), oidcRounds, missing))
+  const load = options['oidc-only'] ? 'the OpenID Connect scenarios' : 'every hub scenario, GETs beside logins, then the OpenID Connect scenarios'
+  const peaks: PeakUnderLoad[] = [{ subject: 'npm run start:hub', load, peakBytes: hubMemory.stop() }]
+  console.log(formatFootprint(footprints, peaks))
 } catch (error) {
   console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`)
   keepWorkDir = true
@@ -159,6 +167,26 @@ function positiveNumber(option: string, value: string | undefined): number | und
   const parsed = Number(value)
   if (!(parsed > 0)) throw new Error(`${option} takes a positive number, not ${value}`)
   return parsed
+}
+
+/** The footprint scenarios: the hub alone (`npm run start:hub`), and every service in one process (`npm start`). */
+async function measureFootprints(nodeFlags: string[]): Promise<Footprint[]> {
+  const hubEnv = (port: number) => ({ HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}` })
+  const subjects = [
+    { name: 'npm run start:hub', script: path.join(distDir, 'src', 'hub', 'main.js'), readinessPaths: ['/api/health'], env: ([hub = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub) }) },
+    {
+      name: 'npm start (hub and task manager)',
+      script: path.join(distDir, 'src', 'main.js'),
+      readinessPaths: ['/api/health', '/health'],
+      env: ([hub = 0, tasks = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub), PORT: String(tasks) })
+    }
+  ]
+  const footprints: Footprint[] = []
+  for (const subject of subjects) {
+    console.error(`measuring the footprint of ${subject.name}…`)
+    footprints.push(await measureFootprint(subject, { nodeFlags, workDir, rounds: ROUNDS }))
+  }
+  return footprints
 }
 
 function hubDataDir(directory: string): string {

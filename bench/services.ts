@@ -94,7 +94,7 @@ async function waitUntilReady(child: ChildProcess, service: RunningService, read
 }
 
 /** A port the OS just handed out; the tiny window before the child binds it is acceptable for a bench. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = net.createServer()
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve))
   const address = server.address()

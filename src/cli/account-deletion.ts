@@ -16,7 +16,7 @@ import { withDatabase } from './database.js'
  * subscription is canceled first; if it cannot be, nothing is erased (docs/billing.md).
  */
 export async function deleteUser(config: Config, email: string, io: { out: (line: string) => void; err: (line: string) => void }): Promise<number> {
-  const stripe = config.hub.billing.stripe && createStripeClient(config.hub.billing.stripe)
+  const stripe = config.hub.billing.stripe && (await createStripeClient(config.hub.billing.stripe))
   const deleted = await withDatabase(config.shared, async (db) => {
     const user = await db.selectFrom('users').select(['id', 'email', 'locale']).where('email', '=', normaliseEmail(email)).executeTakeFirst()
     if (!user) return undefined

@@ -155,10 +155,10 @@ export async function buildKernel(deps: KernelDependencies): Promise<{ app: App;
     trustedProxies: config.trustedProxies,
     malformedRequestHeaders: () => securityHeadersFor(freshCspNonce())
   })
-  const counterStore = deps.counterStore ?? openCounterStore(config.redisUrl, now, logger)
+  const counterStore = deps.counterStore ?? (await openCounterStore(config.redisUrl, now, logger))
   if (!deps.counterStore) app.addHook('onClose', () => counterStore.close())
   const throttle = createSignInThrottle(counterStore, deps.rateLimits ?? DEFAULT_RATE_LIMITS)
-  const redis = sharedRedis(app, config.redisUrl, logger)
+  const redis = await sharedRedis(app, config.redisUrl, logger)
   const stopPruning = schedulePruning(auditTrail, logger, deps.auditPruningIntervalMs)
   app.addHook('onClose', stopPruning)
   const mailQueue = createMailQueue(db)
@@ -184,7 +184,12 @@ export async function buildKernel(deps: KernelDependencies): Promise<{ app: App;
 
   let builtin: BuiltinProvider | undefined
   if (identityProvider.builtin) {
-    await prepareDummyHash()
+    // Hashed on libuv's pool while the routes are built, and done before the first request is
+    // taken (see prepareDummyHash): awaited here, it held start-up up for a whole hash.
+    const dummyHash = prepareDummyHash()
+    app.addHook('onReady', async () => {
+      await dummyHash
+    })
     builtin = {
       idTokens: identityProvider.builtin,
       accountMail: createAccountMail(db, mailQueue, config.publicUrl),
@@ -237,9 +242,9 @@ export function readinessChecks(db: Kysely<Database>, redis: Redis | undefined):
  * The connection the CSP report limit counts on and readiness asks; a Redis outage fails its
  * commands at once, and the limit lets reports through rather than holding them.
  */
-function sharedRedis(app: App, redisUrl: string | undefined, logger: Logger): Redis | undefined {
+async function sharedRedis(app: App, redisUrl: string | undefined, logger: Logger): Promise<Redis | undefined> {
   if (!redisUrl) return undefined
-  const redis = connectRedis(redisUrl, logger)
+  const redis = await connectRedis(redisUrl, logger)
   app.addHook('onClose', async () => {
     await redis.quit()
   })
@@ -258,9 +263,9 @@ function identityProviderOf(config: HubConfig, keyring: Keyring, accounts: Accou
 }
 
 /** In process, or in Redis with this process's counters standing in while Redis is unreachable. */
-function openCounterStore(redisUrl: string | undefined, now: () => Date, logger: Logger): CounterStore {
+async function openCounterStore(redisUrl: string | undefined, now: () => Date, logger: Logger): Promise<CounterStore> {
   const local = createMemoryCounterStore(now)
   if (!redisUrl) return local
-  const shared = createRedisCounterStore(connectRedis(redisUrl, logger, { keyPrefix: RATE_LIMIT_KEY_PREFIX }))
+  const shared = createRedisCounterStore(await connectRedis(redisUrl, logger, { keyPrefix: RATE_LIMIT_KEY_PREFIX }))
   return createFailoverCounterStore({ shared, local, logger })
 }

@@ -3,7 +3,7 @@ import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import { LRUCache } from 'lru-cache'
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Logger } from '../logging.js'
 import { outageReason } from './availability.js'
 import type { Database } from './schema.js'
@@ -39,19 +39,25 @@ const CONNECT_TIMEOUT_MS = 5_000
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const plugins = [new CamelCasePlugin()]
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      // Finds a connection whose server or network went away while it sat idle.
-      keepAlive: true,
-      // A schema of its own shares the database with others (one per test run): on a catalogue that
-      // large the Migrator's look-up runs in parallel workers, which fail with "schema does not
-      // exist" for the session's own search_path now and then (seen in CI). Our queries are small;
-      // a worker buys them nothing.
-      ...(options.schema ? { options: `-c search_path=${options.schema} -c max_parallel_workers_per_gather=0` } : {})
-    })
-    replaceLostConnections(pool, options.logger)
+    const { databaseUrl } = options
+    // node-postgres is imported with the first connection, so a hub on SQLite never loads it.
+    const pool = async () => {
+      const { default: postgres } = await import('pg')
+      const created = new postgres.Pool({
+        connectionString: databaseUrl,
+        max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        // Finds a connection whose server or network went away while it sat idle.
+        keepAlive: true,
+        // A schema of its own shares the database with others (one per test run): on a catalogue that
+        // large the Migrator's look-up runs in parallel workers, which fail with "schema does not
+        // exist" for the session's own search_path now and then (seen in CI). Our queries are small;
+        // a worker buys them nothing.
+        ...(options.schema ? { options: `-c search_path=${options.schema} -c max_parallel_workers_per_gather=0` } : {})
+      })
+      replaceLostConnections(created, options.logger)
+      return created
+    }
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' }
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })

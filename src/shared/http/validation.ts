@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler, FastifySchema } from 'fastify'
 import type { FastifySchemaValidationError, SchemaErrorDataVar } from 'fastify/types/schema.js'
@@ -39,8 +39,29 @@ function isPlainText(value: string): boolean {
 const bodyAjv = createAjv(false)
 const textAjv = createAjv(true)
 
+/**
+ * Each schema is compiled on its route's first request rather than at start-up, where compiling
+ * every route's schemas was a fifth of the time to the first answer (docs/performance.md, "Issue
+ * 32: footprint"); a route never called is never compiled. The same schema, the same Ajv: what
+ * is refused does not change, only when the work is done.
+ */
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)
+  compiledOnFirstUse(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object))
+
+/** Fastify reads a refusal's reasons from the function's own `errors`, as Ajv leaves them on its validators. */
+function compiledOnFirstUse(compile: () => ValidateFunction): (data: unknown) => boolean {
+  let validate: ValidateFunction | undefined
+  const validateOnFirstUse = Object.assign(
+    (data: unknown) => {
+      validate ??= compile()
+      const valid = validate(data)
+      validateOnFirstUse.errors = validate.errors
+      return valid
+    },
+    { errors: undefined as ValidateFunction['errors'] }
+  )
+  return validateOnFirstUse
+}
 
 const PART_NAMES: Record<string, string> = { body: 'Body', querystring: 'Query', params: 'Path', headers: 'Headers' }
 

@@ -1,4 +1,5 @@
 import type { StripeConfig } from '../../../shared/billing-config.js'
+import { loadOnce } from '../../../shared/load-once.js'
 import type { HubFeature } from '../../kernel/feature.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import { cancelStripeSubscriptionOf } from './cancel-on-deletion.js'
@@ -27,7 +28,8 @@ import { stripeWebhookRoutes } from './webhook.js'
 export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined): HubFeature {
   const { db, config, audit, now, logger } = kernel
   const subscriptions = createSubscriptions(db, config.billing.graceDays)
-  const payments = stripe && { stripe: createStripeClient(stripe), webhookSecret: stripe.webhookSecret }
+  // The Stripe library is imported as the routes are registered, so only when Stripe is configured.
+  const payments = stripe && { client: loadOnce(() => createStripeClient(stripe)), webhookSecret: stripe.webhookSecret }
   const plans = createPlans(db)
   // What `GET /api/billing` and the billing page show: the same rule as the tokens' claims.
   const groupPlans = createGroupPlans(db, config.billing.graceDays)
@@ -35,8 +37,9 @@ export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined)
   return {
     async routes(app) {
       if (payments) {
-        await app.register(stripeBillingRoutes, { stripe: payments.stripe, db, publicUrl: config.publicUrl, audit, now })
-        await app.register(stripeWebhookRoutes, { ...payments, db, publicUrl: config.publicUrl, now })
+        const stripe = await payments.client()
+        await app.register(stripeBillingRoutes, { stripe, db, publicUrl: config.publicUrl, audit, now })
+        await app.register(stripeWebhookRoutes, { stripe, webhookSecret: payments.webhookSecret, db, publicUrl: config.publicUrl, now })
         await app.register(householdRoutes, { groupPlans, now })
         await app.register(householdForm, { groupPlans, recentSignIn: kernel.recentSignIn, now })
       } else {
@@ -50,6 +53,6 @@ export function billingFeature(kernel: Kernel, stripe: StripeConfig | undefined)
     // Payment buttons only when Stripe takes payments; without it the page shows the plan set by hand.
     pages: () => billingPages({ overviewOf, plans, payments: payments !== undefined, groupsToShare: () => groupsById(db) }),
     datasets: [billingDataset(db)],
-    beforeErasure: (userId) => cancelStripeSubscriptionOf(db, payments?.stripe, userId)
+    beforeErasure: async (userId) => cancelStripeSubscriptionOf(db, await payments?.client(), userId)
   }
 }

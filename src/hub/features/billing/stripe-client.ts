@@ -1,4 +1,4 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { serviceUnavailable } from '../../../shared/errors.js'
 import type { StripeConfig } from '../../../shared/billing-config.js'
 
@@ -10,12 +10,19 @@ export const STRIPE_NETWORK_RETRIES = 2
 export const STRIPE_UNREACHABLE = 'Stripe cannot be reached right now; try again in a few minutes'
 
 /**
+ * The library, once a client has been made. A hub without Stripe never imports it; and before the
+ * first client, no error can be one of Stripe's, so the checks below answer false.
+ */
+let library: typeof Stripe | undefined
+
+/**
  * The official client, on the API version this package pins (its types describe that one).
  * STRIPE_API_URL sends its calls to a stand-in (stripe-mock, the tests' server) instead of
  * api.stripe.com. No telemetry: what Hearth does with Stripe is between the operator and Stripe.
  */
-export function createStripeClient(config: StripeConfig): Stripe {
-  return new Stripe(config.secretKey, {
+export async function createStripeClient(config: StripeConfig): Promise<Stripe> {
+  library ??= (await import('stripe')).default
+  return new library(config.secretKey, {
     timeout: STRIPE_TIMEOUT_MS,
     maxNetworkRetries: STRIPE_NETWORK_RETRIES,
     telemetry: false,
@@ -30,12 +37,14 @@ function apiAddress(url: URL): { host: string; port: number; protocol: 'http' | 
 
 /** Stripe could not answer (the network, its 5xx, its rate limit): worth trying again later. */
 export function isStripeUnavailable(error: unknown): boolean {
-  return error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError
+  const errors = library?.errors
+  return errors !== undefined && (error instanceof errors.StripeConnectionError || error instanceof errors.StripeAPIError || error instanceof errors.StripeRateLimitError)
 }
 
 /** An object Stripe no longer knows (deleted, or from another account or mode). */
 export function isResourceMissing(error: unknown): boolean {
-  return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing'
+  const errors = library?.errors
+  return errors !== undefined && error instanceof errors.StripeInvalidRequestError && error.code === 'resource_missing'
 }
 
 /** A call to Stripe made for a person waiting on it: Stripe being unavailable answers 503, not 500. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { Type } from 'typebox'
 import type { Database } from '../../../shared/database/schema.js'
 import { badRequest } from '../../../shared/errors.js'
@@ -58,7 +58,7 @@ export async function stripeWebhookRoutes(app: App, { stripe, webhookSecret, db,
         // Measured against the hub's clock, as every other expiry is.
         signatures.verifyHeader(request.body, signature, webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, now().getTime())
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw badRequest(BAD_SIGNATURE)
+        if (error instanceof stripe.errors.StripeSignatureVerificationError) throw badRequest(BAD_SIGNATURE)
         throw error
       }
       const event = stripeEventOf(request.body)

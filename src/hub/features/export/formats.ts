@@ -1,5 +1,5 @@
 import { Readable, pipeline } from 'node:stream'
-import { stringify } from 'csv-stringify'
+import { loadOnce } from '../../../shared/load-once.js'
 import type { ApplicationExportResult } from './application-exports.js'
 import type { ExportDataset, ExportRecord } from '../../kernel/records/datasets.js'
 
@@ -7,6 +7,9 @@ export const EXPORT_FORMATS = ['json', 'csv'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 export const CSV_COLUMNS = ['dataset', 'recordId', 'field', 'value', 'recordedAt'] as const
+
+/** The CSV writer, imported with the first CSV export. */
+const csvStringify = loadOnce(() => import('csv-stringify'))
 
 interface ExportHeader {
   userId: string
@@ -43,7 +46,8 @@ export function jsonExport(datasets: ExportDataset[], header: ExportHeader): Rea
  * under `applications.<id>`. A cell a spreadsheet would run
  * as a formula (leading `=`, `+`, `-`, `@`, tab or CR) is neutralised with a leading `'`.
  */
-export function csvExport(datasets: ExportDataset[], header: ExportHeader): Readable {
+export async function csvExport(datasets: ExportDataset[], header: ExportHeader): Promise<Readable> {
+  const { stringify } = await csvStringify()
   async function* rows() {
     for (const dataset of datasets) {
       for await (const record of dataset.records(header.userId)) {

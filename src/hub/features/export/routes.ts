@@ -79,7 +79,7 @@ export async function exportRoutes(app: App, { datasets, audit, allowExport, app
         .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', `attachment; filename="hearth-export-${exportedAt.slice(0, 10)}.${format}"`)
         .header('cache-control', 'no-store')
-        .send(write(datasets, { userId, exportedAt, applications: applicationExports(userId) }))
+        .send(await write(datasets, { userId, exportedAt, applications: applicationExports(userId) }))
     }
   )
 }

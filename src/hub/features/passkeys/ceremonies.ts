@@ -1,14 +1,10 @@
-import {
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON
 } from '@simplewebauthn/server'
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers'
+import { loadOnce } from '../../../shared/load-once.js'
 import { PASSKEY_CEREMONY_MS } from './challenges.js'
 import type { NewPasskey, StoredPasskey } from './repository.js'
 import type { RelyingParty } from './relying-party.js'
@@ -19,10 +15,19 @@ import type { RelyingParty } from './relying-party.js'
  */
 const userHandleOf = (userId: string) => new TextEncoder().encode(userId)
 
-/** The challenge a response signed, as the options carried it; null when the response is not readable. */
+/** The WebAuthn library, imported with the first ceremony: a hub whose people use no passkey never loads it. */
+const webauthn = loadOnce(() => import('@simplewebauthn/server'))
+
+/**
+ * The challenge a response signed, as the options carried it; null when the response is not
+ * readable. Read here rather than by the library's helper, which would load the whole library
+ * for a base64url decode: this only finds the stored challenge, and the verification that follows
+ * decodes clientDataJSON again, its own way, and checks the challenge against that one.
+ */
 export function challengeOf(response: { response: { clientDataJSON: string } }): string | null {
   try {
-    const { challenge } = decodeClientDataJSON(response.response.clientDataJSON)
+    const clientData: unknown = JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString('utf8'))
+    const challenge = (clientData as { challenge?: unknown } | null)?.challenge
     return typeof challenge === 'string' ? challenge : null
   } catch {
     return null
@@ -35,12 +40,13 @@ export function challengeOf(response: { response: { clientDataJSON: string } }):
  * the account's passkeys again, and no attestation (the hub trusts no vendor list, and asking would
  * only cost the person a consent prompt).
  */
-export function registrationOptions(
+export async function registrationOptions(
   relyingParty: RelyingParty,
   account: { userId: string; email: string; displayName: string | null },
   existing: { id: string; transports: string[] }[],
   challenge: string
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn()
   return generateRegistrationOptions({
     rpName: relyingParty.name,
     rpID: relyingParty.id,
@@ -56,7 +62,8 @@ export function registrationOptions(
 }
 
 /** Request options for a sign-in by a discoverable credential: no allow list, so no address is asked for. */
-export function authenticationOptions(relyingParty: RelyingParty, challenge: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function authenticationOptions(relyingParty: RelyingParty, challenge: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn()
   return generateAuthenticationOptions({
     rpID: relyingParty.id,
     allowCredentials: [],
@@ -72,6 +79,7 @@ export async function verifiedRegistration(
   response: RegistrationResponseJSON,
   challenge: string
 ): Promise<Omit<NewPasskey, 'userId' | 'name'> | null> {
+  const { verifyRegistrationResponse } = await webauthn()
   try {
     const { verified, registrationInfo } = await verifyRegistrationResponse({
       response,
@@ -110,6 +118,7 @@ export async function verifiedAssertion(
 ): Promise<AssertionOutcome> {
   const { userHandle } = response.response
   if (userHandle !== undefined && userHandle !== Buffer.from(userHandleOf(passkey.userId)).toString('base64url')) return { outcome: 'not-verified' }
+  const { verifyAuthenticationResponse } = await webauthn()
   try {
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
       response,

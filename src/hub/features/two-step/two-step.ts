@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import QRCode from 'qrcode'
 import type { Database, TotpCredentialsTable, UserRow } from '../../../shared/database/schema.js'
 import { badRequest, notFound } from '../../../shared/errors.js'
 import { languageOfAccount } from '../../kernel/language/account-language.js'
@@ -11,6 +10,7 @@ import type { SecretBox } from '../../kernel/security/secret-box.js'
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js'
 import type { TwoStepRepository } from './repository.js'
 import { CODE_PATTERN, matchingStep, newTotpSecret, otpauthUri } from './totp.js'
+import { loadOnce } from '../../../shared/load-once.js'
 
 export interface TwoStepDependencies {
   db: Kysely<Database>
@@ -30,6 +30,9 @@ export const ALREADY_ON = 'Two-step sign-in is already on; turn it off first to 
 export const NOT_ON = 'Two-step sign-in is not on for this account'
 export const WRONG_CODE = 'The code is incorrect'
 export const MALFORMED_CODE = 'The code must be the 6 digits the authenticator app shows'
+
+/** The QR code library, imported with the first set-up: it draws nothing else. */
+const qrCodes = loadOnce(async () => (await import('qrcode')).default)
 
 /** A code as typed, spaces allowed ("123 456"); 400 for anything but six digits. */
 export function typedCode(code: string): string {
@@ -67,7 +70,7 @@ export function createTwoStep({ db, repository, secretBox, mailQueue, publicUrl 
       const secret = newTotpSecret()
       if (!(await repository.savePending(user.id, secretBox.seal(secret, user.id), now))) throw conflict(ALREADY_ON)
       const uri = otpauthUri(secret, user.email)
-      return { secret, otpauthUri: uri, qrSvg: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) }
+      return { secret, otpauthUri: uri, qrSvg: await (await qrCodes()).toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) }
     },
 
     /** Turns it on with a code of the pending secret; answers the new recovery codes. */

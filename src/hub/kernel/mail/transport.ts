@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import nodemailer from 'nodemailer'
+import type nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
+import { loadOnce } from '../../../shared/load-once.js'
 import { maskIdentifier } from '../../../shared/logging.js'
 import type { QueuedMail } from './queue.js'
 
@@ -38,14 +40,27 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
   return options.smtpUrl === undefined ? outboxTransport(options) : smtpTransport(options.smtpUrl, options.from)
 }
 
+/**
+ * nodemailer's transporter, made with the first mail: a hub that sends none (most of its time)
+ * never loads the library. Closing one never made closes nothing.
+ */
+function lazyTransporter<Sent>(create: (library: typeof nodemailer) => Transporter<Sent>) {
+  let made: Transporter<Sent> | undefined
+  const transporter = loadOnce(async () => {
+    made = create((await import('nodemailer')).default)
+    return made
+  })
+  return { transporter, close: () => made?.close() }
+}
+
 function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS })
+  const { transporter, close } = lazyTransporter((library) => library.createTransport({ url, ...SMTP_TIMEOUTS }))
   return {
     async deliver(mail) {
-      await transporter.sendMail({ from, ...messageOf(mail) })
+      await (await transporter()).sendMail({ from, ...messageOf(mail) })
       return { to: maskIdentifier(mail.to) }
     },
-    close: () => transporter.close()
+    close
   }
 }
 
@@ -58,10 +73,10 @@ function smtpTransport(url: string, from: string): MailTransport {
  */
 function outboxTransport({ from, dataDir }: MailTransportOptions): MailTransport {
   const directory = outboxDirectory(dataDir)
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true })
+  const { transporter, close } = lazyTransporter((library) => library.createTransport({ streamTransport: true, buffer: true }))
   return {
     async deliver(mail, now) {
-      const { message } = await transporter.sendMail({ from, ...messageOf(mail) })
+      const { message } = await (await transporter()).sendMail({ from, ...messageOf(mail) })
       await fs.mkdir(directory, { recursive: true, mode: 0o700 })
       const name = path.join(directory, `${now.toISOString().replace(/[:.]/g, '-')}-${mail.id}`)
       const file = `${name}.eml`
@@ -69,7 +84,7 @@ function outboxTransport({ from, dataDir }: MailTransportOptions): MailTransport
       await fs.writeFile(`${name}.txt`, `To: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}`, { mode: 0o600, flag: 'wx' })
       return { file }
     },
-    close: () => transporter.close()
+    close
   }
 }
 

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis'
+import type { Redis, RedisOptions } from 'ioredis'
 import { outageReason } from '../../../shared/database/availability.js'
 import type { Logger } from '../../../shared/logging.js'
 
@@ -9,9 +9,11 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500
  * A Redis connection for counters that must never hold a request up: a command fails at once
  * while the connection is down (no offline queue) and after half a second when the server hangs,
  * and the client reconnects in the background, every 2 s at the slowest, for as long as it takes.
- * Its callers count in process meanwhile (see `failover-counter-store.ts`).
+ * Its callers count in process meanwhile (see `failover-counter-store.ts`). ioredis is imported
+ * here, so a hub without REDIS_URL never loads it.
  */
-export function connectRedis(url: string, logger: Logger, options: Pick<RedisOptions, 'keyPrefix'> = {}): Redis {
+export async function connectRedis(url: string, logger: Logger, options: Pick<RedisOptions, 'keyPrefix'> = {}): Promise<Redis> {
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     ...options,
     enableOfflineQueue: false,

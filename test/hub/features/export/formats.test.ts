@@ -41,7 +41,7 @@ describe('export formats', () => {
   })
 
   it('CSV is one table, a row per field, quoted per RFC 4180', async () => {
-    const csv = await text(csvExport(datasets, header))
+    const csv = await text(await csvExport(datasets, header))
     expect(csv.split('\r\n')[0]).toBe('dataset,recordId,field,value,recordedAt')
     expect(csv).toContain('account,u1,email,ana@example.org,2026-01-01T00:00:00.000Z\r\n')
     expect(csv).toContain('notes,n1,tags,"[""a"",""b""]",\r\n')
@@ -49,7 +49,7 @@ describe('export formats', () => {
   })
 
   it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tcmd', '\rcmd'])('CSV neutralises a cell a spreadsheet would run: %j', async (value) => {
-    const csv = await text(csvExport([dataset('d', [{ id: 'r', recordedAt: null, fields: { value } }])], header))
+    const csv = await text(await csvExport([dataset('d', [{ id: 'r', recordedAt: null, fields: { value } }])], header))
     const row = csv.split('\r\n')[1]!
     expect(row).toMatch(/^d,r,value,"?'/)
   })
@@ -63,6 +63,6 @@ describe('export formats', () => {
         throw new Error('database gone')
       }
     }
-    await expect(text(csvExport([failing], header))).rejects.toThrow('database gone')
+    await expect(text(await csvExport([failing], header))).rejects.toThrow('database gone')
   })
 })

@@ -103,11 +103,12 @@ describe.each(databasesUnderTest())('mail delivery on $name', (database) => {
     await createMailQueue(handle.db).enqueue(resetMail('dee@example.com'), new Date())
 
     const outbox = path.join(handle.dataDir, OUTBOX_DIRECTORY)
+    // The .txt is written once the .eml is complete: a .eml alone may still be half written.
     const file = await vi.waitFor(() => {
-      const name = fs.readdirSync(outbox).find((file) => file.endsWith('.eml'))
+      const name = fs.readdirSync(outbox).find((file) => file.endsWith('.txt'))
       if (!name) throw new Error('no mail yet')
-      return path.join(outbox, name)
-    })
+      return path.join(outbox, name.replace(/\.txt$/, '.eml'))
+    }, { timeout: 5_000 })
     expect(file).toMatch(/\.eml$/)
     expect(fs.statSync(outbox).mode & 0o777).toBe(0o700)
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
