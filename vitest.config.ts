@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Migrates once per run; every test database starts from the result.
+    globalSetup: ['test/helpers/database-templates.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The JSON report lets CI print one plain closing line of counts.
