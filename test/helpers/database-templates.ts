@@ -49,8 +49,10 @@ export async function migratedSqliteFile(): Promise<Buffer> {
 
 /**
  * Runs the migrations in a scratch schema and keeps what they wrote, as one script that does it
- * again in a single round trip: reads (the Migrator's look-ups, its lock) change nothing and are
- * left out, the transaction is the caller's, and parameters are written in as literals.
+ * again in a single round trip: the transaction is the caller's, parameters are written in as
+ * literals, and the Migrator's look-ups and its lock are left out. The lock is a session's
+ * advisory lock, released by a `select` of its own: replayed, it would outlive the script on its
+ * connection, and every other migration in the database would wait for that connection to close.
  */
 export async function postgresMigrationScript(databaseUrl: string): Promise<string> {
   const scratch = `hearth_template_${process.pid}_${randomBytes(4).toString('hex')}`
@@ -60,9 +62,10 @@ export async function postgresMigrationScript(databaseUrl: string): Promise<stri
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
     log(event) {
-      if (event.level === 'query' && !/^\s*(select|begin|commit)\b/i.test(event.query.sql)) {
-        writes.push(withLiterals(event.query.sql, event.query.parameters))
-      }
+      if (event.level !== 'query') return
+      const { sql, parameters } = event.query
+      if (WRITE.test(sql)) writes.push(withLiterals(sql, parameters))
+      else if (!MIGRATOR_BOOKKEEPING.test(sql)) throw new Error(`no replay for a migration statement of this kind: ${sql.trim().slice(0, 80)}`)
     }
   })
   try {
@@ -74,6 +77,10 @@ export async function postgresMigrationScript(databaseUrl: string): Promise<stri
   }
   return writes.map((statement) => statement.replaceAll(scratch, SCHEMA_PLACEHOLDER)).join(';\n')
 }
+
+const WRITE = /^\s*(create|alter|drop|comment|insert|update|delete)\b/i
+/** Reads, the transaction around them, and the lock (`with set_timeout as (...) select pg_advisory_lock(...)`). */
+const MIGRATOR_BOOKKEEPING = /^\s*(select|with|begin|commit)\b/i
 
 function withLiterals(text: string, parameters: readonly unknown[]): string {
   if (parameters.length === 0) return text

@@ -40,6 +40,18 @@ describe.each(databasesUnderTest())('a test database on $name', (database) => {
       }
     }
   })
+
+  // A replayed migration lock would stay with the connection, and every other migration would wait for it to close.
+  if (database.name === 'postgres') it('holds no lock once open', async () => {
+    const opened = await database.open()
+    try {
+      // The pool's only connection so far, the one the migrations ran on.
+      const { rows } = await sql<{ held: string }>`select count(*) as held from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()`.execute(opened.db)
+      expect(Number(rows[0]?.held)).toBe(0)
+    } finally {
+      await opened.destroy()
+    }
+  })
 })
 
 /** Rows the migrations insert, less the moment they ran. */
