@@ -10,8 +10,6 @@ export default defineConfig({
     maxWorkers: os.availableParallelism(),
     // Migrates once per run; every test database starts from the result.
     globalSetup: ['test/helpers/database-templates.ts'],
-    // In-process password hashing at test cost; the built code keeps production's (see the file).
-    setupFiles: ['test/helpers/test-password-hashing.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The JSON report lets CI print one plain closing line of counts.
