@@ -1,13 +1,13 @@
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import pg from 'pg'
 import { type DatabaseDialect, openDatabase } from '../../src/shared/database/connect.js'
-import { migrateToLatest } from '../../src/shared/database/migrate.js'
 import type { Database } from '../../src/shared/database/schema.js'
+import { SCHEMA_PLACEHOLDER } from './database-templates.js'
 
 export interface TestDatabase {
   db: Kysely<Database>
@@ -25,12 +25,20 @@ export interface DatabaseUnderTest {
   open(): Promise<TestDatabase>
 }
 
+/**
+ * Every database starts migrated to the latest version: a copy of the file, or a replay of the
+ * SQL, the migrations wrote once for this run (test/helpers/database-templates.ts).
+ */
+let sqliteTemplate: Buffer | undefined
+
 const sqlite: DatabaseUnderTest = {
   name: 'sqlite',
   async open() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'))
+    sqliteTemplate ??= Buffer.from(inject('sqliteTemplate'), 'base64')
+    // Owner-only, as openDatabase creates it.
+    fs.writeFileSync(path.join(dataDir, 'hearth.db'), sqliteTemplate, { mode: 0o600, flag: 'wx' })
     const { db, dialect } = openDatabase({ databaseUrl: undefined, dataDir })
-    await migrateToLatest(db)
     return {
       db,
       dialect,
@@ -49,10 +57,12 @@ function postgres(databaseUrl: string): DatabaseUnderTest {
     async open() {
       // Each run works in a schema of its own, so runs and test files never collide.
       const schema = `hearth_test_${process.pid}_${randomBytes(4).toString('hex')}`
-      await withAdminClient(databaseUrl, (client) => client.query(`create schema ${schema}`))
+      const migrations = inject('postgresMigrationScript')
+      if (!migrations) throw new Error('the global set-up (test/helpers/database-templates.ts) found no TEST_DATABASE_URL')
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'))
       const { db, dialect } = openDatabase({ databaseUrl, dataDir, schema, maxConnections: 5 })
-      await migrateToLatest(db)
+      // One round trip, on the pool's first connection, whose search_path already names the schema.
+      await sql.raw(`begin; create schema ${schema}; ${migrations.replaceAll(SCHEMA_PLACEHOLDER, schema)}; commit`).execute(db)
       return {
         db,
         dialect,
