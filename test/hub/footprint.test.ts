@@ -14,7 +14,7 @@ const HUB = 'dist/src/hub/main.js'
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../helpers/record-imports.mjs')).href
 
 /** The libraries of features a configuration may leave out, or that a hub uses seldom (issue 32). */
-const OPTIONAL_LIBRARIES = ['pg', 'ioredis', 'stripe', 'nodemailer', 'qrcode', '@simplewebauthn/server', 'csv-stringify', 'mailparser']
+const OPTIONAL_LIBRARIES = ['pg', 'ioredis', 'stripe', 'nodemailer', 'qrcode', '@simplewebauthn/server', 'csv-stringify', 'mailparser', 'oidc-provider']
 
 /**
  * The hub as `npm run start:hub` runs it loads only what its configuration uses, and a seldom-used
@@ -73,7 +73,9 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     })
     expect(options.status).toBe(200)
     expect(imported().has('@simplewebauthn/server')).toBe(true)
-    expect(OPTIONAL_LIBRARIES.filter((library) => imported().has(library))).toEqual(['nodemailer', '@simplewebauthn/server'])
+    // The OpenID Connect provider with the first request to it: discovery.
+    expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status).toBe(200)
+    expect(OPTIONAL_LIBRARIES.filter((library) => imported().has(library))).toEqual(['nodemailer', '@simplewebauthn/server', 'oidc-provider'])
   })
 
   const databaseUrl = process.env.TEST_DATABASE_URL

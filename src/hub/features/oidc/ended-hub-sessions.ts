@@ -24,7 +24,7 @@ interface SessionPayload {
 export interface EndedHubSessionsOptions {
   db: Kysely<Database>
   /** The provider of the hub's current keys, which signs the logout tokens. */
-  provider: () => Provider
+  provider: () => Promise<Provider>
   logger: Logger
   now: () => Date
 }
@@ -77,7 +77,7 @@ export function endedHubSessionsRound({ db, provider, logger, now }: EndedHubSes
   const logOut = async (clientId: string, accountId: string, sid: string | undefined): Promise<void> => {
     const about = { clientId }
     try {
-      const client = await provider().Client.find(clientId)
+      const client = await (await provider()).Client.find(clientId)
       if (!client?.backchannelLogoutUri) return
       await client.backchannelLogout(accountId, sid)
       logger.info(about, 'back-channel logout delivered')

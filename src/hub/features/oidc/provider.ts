@@ -7,7 +7,7 @@ import type { AddedClaims } from '../../kernel/tokens/claims.js'
 import type { Keyring } from '../../kernel/tokens/keyring.js'
 import type { SsoIdentity } from '../../kernel/tokens/sso-identity.js'
 import { type OidcClients, PKCE_METADATA, secretMatches } from './clients.js'
-import { Provider, interactionPolicy, providerErrors } from './oidc-provider-module.js'
+import type { OidcProviderLibrary, Provider } from './oidc-provider-module.js'
 import { OIDC_PATH_PREFIX, interactionPath } from './paths.js'
 import { providerAdapterFactory } from './provider-adapter.js'
 import { type PageContextOfRequest, logoutPage, providerErrorPage } from './provider-pages.js'
@@ -78,7 +78,8 @@ export const TOKEN_LIFETIMES_SECONDS = {
  * with PKCE only. Built over the keyring's current keys: the mount builds a new provider when they
  * change (a rotation), since oidc-provider reads its keys once.
  */
-export function buildHubProvider(options: HubProviderOptions): Provider {
+export function buildHubProvider(library: OidcProviderLibrary, options: HubProviderOptions): Provider {
+  const { Provider, interactionPolicy, errors: providerErrors } = library
   const { issuer, db, clients, keyring, cookieKeys, accountOf, hubSessionOf, now } = options
   const keys = keyring.privateJwks(now())
   const signingAlgorithm = keys[0]?.alg

@@ -23,7 +23,7 @@ import { connectedApplicationRoutes } from './applications-routes.js'
 import { type ConnectedApplications, type ConsentLog, consentPurposeOf } from './connected-applications.js'
 import { type DiscoveryDocument, renderDiscovery } from './discovery.js'
 import { type OidcTranslate, oidcTranslatorFor } from './messages.js'
-import { type Provider, oidcProviderNotices } from './oidc-provider-module.js'
+import { type OidcProviderLibrary, type Provider, loadOidcProvider } from './oidc-provider-module.js'
 import { DISCOVERY_PATH, OIDC_PATH_PREFIX, interactionPath } from './paths.js'
 import { NOT_ADMITTED_PROMPT, type ProviderAccountOf, buildHubProvider, providerScopes } from './provider.js'
 import { ConsentPage, NotAdmittedPage, formTargetOf, pageHtml, policyWithFormTarget } from './provider-pages.js'
@@ -76,7 +76,6 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   /** What the consent page says a scope gives: the provider's own wording, or the feature's that adds it. */
   const scopeText = (scope: string, language: Language, t: OidcTranslate) =>
     addedScopeText.get(scope)?.[language] ?? t(`consent.scope.${scope}` as Parameters<OidcTranslate>[0])
-  for (const { text, reviewed } of oidcProviderNotices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
   const forwarded = new WeakMap<IncomingMessage, ForwardedRequest>()
   const forwardedOf = (raw: IncomingMessage): ForwardedRequest => {
     const state = forwarded.get(raw)
@@ -98,22 +97,30 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   }
 
   let current: { keys: string; provider: Provider; handle: ReturnType<Provider['callback']>; discovery?: Promise<DiscoveryDocument> } | undefined
-  /** oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in the database). */
-  const currentProvider = () => {
+  let library: OidcProviderLibrary | undefined
+  /**
+   * oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in
+   * the database). The library itself is imported by the first request that needs a provider.
+   */
+  const currentProvider = async () => {
+    if (!library) {
+      library = await loadOidcProvider()
+      for (const { text, reviewed } of library.notices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
+    }
     const keys = keyring
       .privateJwks(now())
       .map((key) => key.kid)
       .join(' ')
     if (current?.keys !== keys) {
-      const built = providerWithHubHooks()
+      const built = providerWithHubHooks(library)
       current = { keys, provider: built, handle: built.callback() }
     }
     return current
   }
-  const provider = (): Provider => currentProvider().provider
+  const provider = async (): Promise<Provider> => (await currentProvider()).provider
   /** The current provider's discovery document, rendered at its first request: a rotation renders the next provider's. */
-  const discoveryDocument = (): Promise<DiscoveryDocument> => {
-    const built = currentProvider()
+  const discoveryDocument = async (): Promise<DiscoveryDocument> => {
+    const built = await currentProvider()
     // A failed rendering is not kept: the next request tries again.
     built.discovery ??= renderDiscovery(built.handle, options.issuer).catch((error: unknown) => {
       built.discovery = undefined
@@ -122,8 +129,8 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     return built.discovery
   }
   app.addHook('onClose', startEndingProviderSessionsOfEndedHubSessions({ db: options.db, provider, logger: app.log, now }))
-  const providerWithHubHooks = (): Provider => {
-    const built = buildHubProvider({
+  const providerWithHubHooks = (loaded: OidcProviderLibrary): Provider => {
+    const built = buildHubProvider(loaded, {
       ...options,
       hubSessionOf: (raw) => forwardedOf(raw).hubSession,
       pageContextOf: (raw) => forwardedOf(raw).pageContext
@@ -169,7 +176,7 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const hubSession = await hubSessionOf(request)
     forwarded.set(request.raw, { request, hubSession, pageContext: pageContextOf(request, reply, hubSession !== null) })
-    const { handle } = currentProvider()
+    const { handle } = await currentProvider()
     // The provider writes the response itself; the headers set so far (security headers) go with
     // it, and the ones the hub's onSend hook would add, which a hijacked reply skips.
     reply.header('x-request-id', request.id).header('cache-control', 'no-store')
@@ -279,18 +286,18 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   /** The sign-in step this browser is in: its interaction cookie names it, and only on this path. */
   const interactionOf = async (request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails> => {
     try {
-      return await provider().interactionDetails(request.raw, reply.raw)
+      return await (await provider()).interactionDetails(request.raw, reply.raw)
     } catch (error) {
       if ((error as Error).name === 'SessionNotFound') throw badRequest(INTERACTION_NOT_FOUND)
       throw error
     }
   }
   const finish = async (request: FastifyRequest, reply: FastifyReply, details: InteractionDetails, result: Record<string, unknown>) => {
-    const next = await provider().interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: details.prompt.name !== 'login' })
+    const next = await (await provider()).interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: details.prompt.name !== 'login' })
     return reply.redirect(next, 303)
   }
   const grantScopes = async (details: InteractionDetails, accountId: string, scopes: string[]): Promise<string> => {
-    const { Grant } = provider()
+    const { Grant } = await provider()
     const grant = (details.grantId ? await Grant.find(details.grantId) : undefined) ?? new Grant({ accountId, clientId: details.params.client_id })
     grant.addOIDCScope(scopes.join(' '))
     const missingClaims = details.prompt.details.missingOIDCClaims

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createOidcClients } from '../../../../src/hub/features/oidc/clients.js'
 import { renderDiscovery } from '../../../../src/hub/features/oidc/discovery.js'
+import { loadOidcProvider } from '../../../../src/hub/features/oidc/oidc-provider-module.js'
 import { buildHubProvider } from '../../../../src/hub/features/oidc/provider.js'
 import { composeClaimsSources } from '../../../../src/hub/kernel/tokens/claims.js'
 import { SIGNING_KEYS_FILE, type StoredKey, openKeyring } from '../../../../src/hub/kernel/tokens/keyring.js'
@@ -41,7 +42,7 @@ describe.each(databasesUnderTest())('discovery from memory (issue 32) on $name',
     ['an https issuer', 'https://id.example.org', true, { 'x-forwarded-proto': 'https' }]
   ])('is, byte for byte, what oidc-provider answers a request to the issuer for %s', async (_case, issuer, behindProxy, forwarded) => {
     const now = () => new Date()
-    const provider = buildHubProvider({
+    const provider = buildHubProvider(await loadOidcProvider(), {
       issuer,
       db: hub.handle.db,
       clients: createOidcClients(hub.handle.db),
