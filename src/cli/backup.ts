@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
-import { sql } from 'kysely'
 import { DATA_DIR_SECRET_FILES, writeSecretFile } from '../hub/kernel/security/secret-files.js'
 import type { Config } from '../shared/config.js'
 import { SQLITE_DATABASE_FILE, openDatabase } from '../shared/database/connect.js'
+import { readMigrationStatus } from '../shared/database/migrate.js'
 import { HEARTH_VERSION } from '../shared/release.js'
 import { DamagedBackupError, readArchive, writeArchive } from './backup-archive.js'
 import { BACKUP_HELP } from './backup-help.js'
@@ -177,8 +177,8 @@ function sqliteSchemaVersion(db: SQLite.Database): string | null {
 async function postgresSchemaVersion(config: Config, io: Io): Promise<string | null> {
   const { db } = openDatabase(config.shared)
   try {
-    const { rows } = await sql<{ name: string | null }>`select max(name) as name from kysely_migration`.execute(db)
-    return rows[0]?.name ?? null
+    const { applied } = await readMigrationStatus(db)
+    return [...applied.keys()].sort().at(-1) ?? null
   } catch (error) {
     io.err(`note: the schema version could not be read from PostgreSQL (${(error as Error).message}); the manifest says none`)
     return null

@@ -11,6 +11,7 @@ import { loadEncryptionKey } from '../../src/hub/kernel/security/secret-box.js'
 import { DATA_DIR_SECRET_FILES } from '../../src/hub/kernel/security/secret-files.js'
 import { useHubCli } from '../helpers/hub-cli.js'
 import { freePort, startBuilt } from '../helpers/server-process.js'
+import { LATEST_MIGRATION } from '../../src/shared/database/migrate.js'
 
 const run = promisify(execFile)
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777
@@ -66,7 +67,7 @@ describe('hub CLI: backup and restore', () => {
     expect(stdout.trim().split('\n')).toEqual(['manifest.json', 'hearth.db', ...DATA_DIR_SECRET_FILES])
     const manifest = JSON.parse((await run('tar', ['-xzOf', at('hearth.backup'), 'manifest.json'])).stdout) as Manifest
     const packageVersion = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version
-    expect(manifest).toMatchObject({ format: 'hearth-backup', version: packageVersion, schemaVersion: expect.stringMatching(/^\d{4}-/), database: 'sqlite' })
+    expect(manifest).toMatchObject({ format: 'hearth-backup', version: packageVersion, schemaVersion: LATEST_MIGRATION, database: 'sqlite' })
     expect(Date.parse(manifest.createdAt)).toBeGreaterThanOrEqual(before - 1000)
     for (const name of DATA_DIR_SECRET_FILES) {
       const sha256 = (await run('sha256sum', [path.join(cli.dataDir, name)])).stdout.split(' ')[0]
@@ -184,7 +185,7 @@ describe('hub CLI: backup and restore', () => {
     expect(await backup('--to', at('secrets.backup'), '--secrets-only')).toBe(0)
     expect((await run('tar', ['-tzf', at('secrets.backup')])).stdout.trim().split('\n')).toEqual(['manifest.json', ...DATA_DIR_SECRET_FILES])
     const manifest = JSON.parse((await run('tar', ['-xzOf', at('secrets.backup'), 'manifest.json'])).stdout) as Manifest
-    expect(manifest).toMatchObject({ database: 'sqlite', schemaVersion: expect.stringMatching(/^\d{4}-/) })
+    expect(manifest).toMatchObject({ database: 'sqlite', schemaVersion: LATEST_MIGRATION })
   })
 
   it('with DATABASE_URL, refuses a backup of the database and points to pg_dump', async () => {
