@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { HSTS_MAX_AGE_SECONDS } from '../../hub/kernel/security/security-headers.js'
 
 /**
  * The hub API's baseline, on every task manager response: JSON is never sniffed into HTML, no
@@ -11,8 +12,6 @@ export const TASKS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer'
 }
 
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
-
 /**
  * The baseline, and HSTS when the pages are served over https (TASKS_PUBLIC_URL): a browser that
  * reached them there once never tries plain http for a year, whatever link it follows. Without
@@ -21,7 +20,7 @@ const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
  */
 export function tasksSecurityHeaders(publicUrl: string): Readonly<Record<string, string>> {
   if (new URL(publicUrl).protocol !== 'https:') return TASKS_SECURITY_HEADERS
-  return { ...TASKS_SECURITY_HEADERS, 'strict-transport-security': `max-age=${ONE_YEAR_SECONDS}` }
+  return { ...TASKS_SECURITY_HEADERS, 'strict-transport-security': `max-age=${HSTS_MAX_AGE_SECONDS}` }
 }
 
 /**

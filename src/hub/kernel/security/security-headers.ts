@@ -1,7 +1,8 @@
 import { pooledRandomBytes } from './random-pool.js'
 
 export const CSP_REPORT_PATH = '/api/csp-report'
-const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60
+/** How long a browser that reached a service over https keeps to https: a year, for the hub and the task manager alike. */
+export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 
 /** One response's nonces: an inline script or style runs only when it carries its response's nonce. */
 export interface CspNonce {
@@ -38,7 +39,7 @@ export function policyWithImages(policy: string, images: readonly string[]): str
 
 /** Helmet's defaults with HSTS for a year (subdomains included), framing denied, no referrer and an isolated opener. */
 export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'strict-transport-security': `max-age=${ONE_YEAR_SECONDS}; includeSubDomains`,
+  'strict-transport-security': `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`,
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
