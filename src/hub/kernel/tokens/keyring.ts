@@ -190,15 +190,45 @@ function isPublished(stored: StoredKey, now: Date): boolean {
   return stored.retiredAt === undefined || Date.parse(stored.retiredAt) + RETIRED_KEY_RETENTION_MS > now.getTime()
 }
 
-/** Re-reads the key file when `keys:rotate` has rewritten it, so a running hub picks up a rotation without a restart. */
+/** A look at the key file at least this often, for a file system that sends no change notices. */
+const KEY_FILE_RECHECK_MS = 1000
+/** Counts this process's own rotations, which its keyrings see at once, before any notice arrives. */
+let rotationsInThisProcess = 0
+
+/**
+ * Re-reads the key file when `keys:rotate` has rewritten it, so a running hub picks up a rotation
+ * without a restart. Every signature, verification, JWKS and discovery answer asks for the keys, so
+ * the file is not looked at each time (a stat was a tenth of a JWKS answer, issue 32): only after the
+ * kernel's change notice for it, this process's own rotation, or a second since the last look.
+ */
 function watchedKeyFile(file: string): () => StoredKey[] {
-  let cached: { version: string; keys: StoredKey[] } | undefined
+  let cached: { version: string; keys: StoredKey[]; lookedAt: number; rotations: number } | undefined
+  let watcher: fs.FSWatcher | undefined
+  const forget = () => {
+    cached = undefined
+    watcher?.close()
+    watcher = undefined
+  }
   return () => {
-    // The rewrite renames a new file over the old one, so the inode changes even within one clock tick.
+    const now = performance.now()
+    if (cached && watcher && cached.rotations === rotationsInThisProcess && now - cached.lookedAt < KEY_FILE_RECHECK_MS) return cached.keys
+    // Watched before the look, so a rewrite during it is noticed. The rewrite renames a new file over
+    // the old one, which ends this watch (it follows the old inode): the next look watches the new one.
+    watcher ??= watchQuietly(file, forget)
     const { ino, mtimeMs } = fs.statSync(file)
     const version = `${ino}:${mtimeMs}`
-    if (cached?.version !== version) cached = { version, keys: readKeyFile(file) }
-    return cached.keys
+    const keys = cached?.version === version ? cached.keys : readKeyFile(file)
+    cached = { version, keys, lookedAt: now, rotations: rotationsInThisProcess }
+    return keys
+  }
+}
+
+/** A change notice for `file` that does not keep the process alive; undefined where the file system gives none. */
+function watchQuietly(file: string, onChange: () => void): fs.FSWatcher | undefined {
+  try {
+    return fs.watch(file, { persistent: false }, onChange).on('error', onChange)
+  } catch {
+    return undefined
   }
 }
 
@@ -219,6 +249,7 @@ export async function rotateSigningKeys(dataDir: string, now: Date): Promise<str
     .map((stored) => (stored.retiredAt ? stored : { ...stored, retiredAt: now.toISOString() }))
     .filter((stored) => isPublished(stored, now))
   writeSecretFile(file, JSON.stringify([...fresh, ...kept], null, 2), { exclusive: false })
+  rotationsInThisProcess++
   return fresh.map((stored) => requireKid(stored.privateJwk))
 }
 

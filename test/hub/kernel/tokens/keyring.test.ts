@@ -2,8 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { SignJWT, importJWK, jwtVerify } from 'jose'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { RETIRED_KEY_RETENTION_MS, SIGNING_KEYS_FILE, type StoredKey, generateStoredKey, openKeyring, rotateSigningKeys } from '../../../../src/hub/kernel/tokens/keyring.js'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { RETIRED_KEY_RETENTION_MS, SIGNING_KEYS_FILE, type StoredKey, generateKeySet, generateStoredKey, openKeyring, rotateSigningKeys } from '../../../../src/hub/kernel/tokens/keyring.js'
 
 const now = new Date('2030-01-01T00:00:00.000Z')
 
@@ -87,6 +87,29 @@ describe('the signing keyring in DATA_DIR', () => {
     expect(keyring.algorithms(now)).toEqual(['EdDSA', 'RS256', 'ES256'])
     const later = new Date(now.getTime() + RETIRED_KEY_RETENTION_MS + 1000)
     expect(keyring.publicJwks(later).keys.map((key) => key.kid)).toEqual(kids)
+  })
+
+  it('looks at the key file only when it changed, not at every use, and sees another process’s rotation from its change notice', async () => {
+    const keyring = await openKeyring({ signingKey: undefined, dataDir, now })
+    const before = (await keyring.signingKey()).kid
+    const looks = vi.spyOn(fs, 'statSync')
+    try {
+      for (let use = 0; use < 100; use++) {
+        keyring.publicJwks(now)
+        keyring.verifier(now)
+        await keyring.signingKey()
+      }
+      expect(looks).not.toHaveBeenCalled()
+    } finally {
+      looks.mockRestore()
+    }
+    // Written as `keys:rotate` in another process writes it: a new file renamed over the old one.
+    const file = path.join(dataDir, SIGNING_KEYS_FILE)
+    const [rotated] = await generateKeySet(now)
+    fs.writeFileSync(`${file}.new`, JSON.stringify([rotated, ...keyFile()]), { mode: 0o600 })
+    fs.renameSync(`${file}.new`, file)
+    await expect.poll(async () => (await keyring.signingKey()).kid, { timeout: 500 }).toBe(rotated?.privateJwk.kid)
+    expect(before).not.toBe(rotated?.privateJwk.kid)
   })
 
   it('offers, with HUB_SIGNING_KEY, the algorithms of the keys given and no others', async () => {
