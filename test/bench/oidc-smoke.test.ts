@@ -26,5 +26,7 @@ describe('npm run bench -- --oidc-only, a smoke run', { timeout: 120_000 }, () =
       if (missing === undefined) expect(stderr).toContain(`measuring ${scenario.name} on Glewlwyd`)
     }
     if (missing !== undefined) expect(stdout).toContain(`Glewlwyd was not run (${missing})`)
+    // The issue's memory target is the hub's peak under these scenarios.
+    expect(stdout).toMatch(/^\| npm run start:hub \| the OpenID Connect scenarios \| \d+\.\d \|/m)
   })
 })
