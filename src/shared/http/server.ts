@@ -12,6 +12,7 @@ import { type ErrorHandlingOptions, INTERNAL_SERVER_ERROR, errorHandling } from 
 import { RequestLog } from './request-log.js'
 import { malformedRequestAnswer } from './malformed-requests.js'
 import { type OpenApiOptions, openApi } from './openapi.js'
+import { serializersCompiledOnFirstUse } from './serialization.js'
 import { formatSchemaErrors, validatorCompiler } from './validation.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
@@ -74,6 +75,7 @@ export async function createServer(options: ServerOptions): Promise<App> {
     logController: new RequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    schemaController: { compilersFactory: { buildSerializer: serializersCompiledOnFirstUse } },
     trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
     clientErrorHandler: malformedRequestAnswer(options.logger, options.malformedRequestHeaders ?? (() => ({}))),
     // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape,
