@@ -5,21 +5,23 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { bundledImports } from '../helpers/bundle-imports.js'
 import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { redisUrlUnderTest } from '../helpers/redis.js'
 import { type ServerProcess, freePort, startBuilt } from '../helpers/server-process.js'
 import { STRIPE_TEST_SECRET_KEY, STRIPE_TEST_WEBHOOK_SECRET } from '../helpers/stripe-stand-in.js'
 
-const HUB = 'dist/src/hub/main.js'
+const HUB = 'dist/server/hub.js'
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../helpers/record-imports.mjs')).href
 
 /** The libraries of features a configuration may leave out, or that a hub uses seldom (issue 32). */
 const OPTIONAL_LIBRARIES = ['pg', 'ioredis', 'stripe', 'nodemailer', 'qrcode', '@simplewebauthn/server', 'csv-stringify', 'mailparser', 'oidc-provider']
 
 /**
- * The hub as `npm run start:hub` runs it loads only what its configuration uses, and a seldom-used
- * feature's library with the feature's first use (docs/performance.md, "Issue 32: footprint"):
- * each library is a few megabytes of memory and tens of milliseconds of start-up.
+ * The hub as `npm run start:hub` runs it (the server bundle) loads only what its configuration
+ * uses, and a seldom-used feature's library with the feature's first use (docs/performance.md,
+ * "Issue 32: footprint"): each library is a few megabytes of memory and tens of milliseconds of
+ * start-up.
  */
 describe('what the hub process loads', { timeout: 60_000 }, () => {
   const running: ServerProcess[] = []
@@ -31,7 +33,11 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true })
   })
 
-  /** The built hub on a fresh DATA_DIR; `imported()` lists the packages it has imported so far. */
+  /**
+   * The built hub on a fresh DATA_DIR; `imported()` lists the packages it has imported so far:
+   * those node resolved (the bundle's external packages) and those inside the bundle's chunks it
+   * has loaded.
+   */
   const startHub = async (env: Record<string, string> = {}) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-footprint-'))
     directories.push(dataDir)
@@ -51,7 +57,11 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
       '/api/health'
     )
     running.push(server)
-    const imported = () => new Set(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean))
+    const imported = () => {
+      const lines = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean)
+      const files = lines.filter((line) => line.startsWith('file:'))
+      return new Set([...lines.filter((line) => !line.startsWith('file:')), ...bundledImports(files)])
+    }
     return { server, imported }
   }
 
