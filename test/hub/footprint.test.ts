@@ -10,6 +10,7 @@ import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { redisUrlUnderTest } from '../helpers/redis.js'
 import { type ServerProcess, freePort, startBuilt } from '../helpers/server-process.js'
 import { STRIPE_TEST_SECRET_KEY, STRIPE_TEST_WEBHOOK_SECRET } from '../helpers/stripe-stand-in.js'
+import { signUpWithTwoStep } from '../helpers/two-step-over-http.js'
 
 const HUB = 'dist/server/hub.js'
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../helpers/record-imports.mjs')).href
@@ -62,7 +63,7 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
       const files = lines.filter((line) => line.startsWith('file:'))
       return new Set([...lines.filter((line) => !line.startsWith('file:')), ...bundledImports(files)])
     }
-    return { server, imported }
+    return { server, imported, dataDir }
   }
 
   it('on the embedded defaults, loads none of the optional libraries, and each with its first use', async () => {
@@ -86,6 +87,20 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     // The OpenID Connect provider with the first request to it: discovery.
     expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status).toBe(200)
     expect(OPTIONAL_LIBRARIES.filter((library) => imported().has(library))).toEqual(['nodemailer', '@simplewebauthn/server', 'oidc-provider'])
+  })
+
+  // The bundle holds these two in chunks of their own that start-up never reaches: this is where a
+  // chunk that fails to load, or an export lost to the bundler, would show (docs/performance.md,
+  // "Issue 32: the server as one bundle").
+  it('loads the QR code library with a two-step set-up, and csv-stringify with a CSV export', async () => {
+    const { server, imported, dataDir } = await startHub()
+    const { hub } = await signUpWithTwoStep(server.url, path.join(dataDir, 'outbox'))
+    expect(imported().has('qrcode')).toBe(true)
+    expect(imported().has('csv-stringify')).toBe(false)
+    const csv = await hub.call('POST', '/api/export', { format: 'csv' })
+    expect(csv.status).toBe(200)
+    expect(await csv.text()).toContain('drill@example.org')
+    expect(imported().has('csv-stringify')).toBe(true)
   })
 
   const databaseUrl = process.env.TEST_DATABASE_URL
