@@ -157,7 +157,7 @@ function run(command, args) {
  */
 async function bundleServer() {
   const { build } = await import('esbuild')
-  fs.rmSync(SERVER_DIR, { recursive: true, force: true })
+  const previous = outputsOf(SERVER_METAFILE)
   const { metafile } = await build({
     absWorkingDir: ROOT,
     entryPoints: SERVER_ENTRIES,
@@ -174,6 +174,20 @@ async function bundleServer() {
     logLevel: 'warning'
   })
   fs.writeFileSync(SERVER_METAFILE, JSON.stringify(metafile))
+  // The chunks of the build before stay for one more build: a service still running it imports
+  // them on the first use of a lazily loaded feature (the first sign-in through an application),
+  // and their names, hashes of their content, are not the new ones. Older ones go.
+  const keep = new Set([...previous, ...Object.keys(metafile.outputs).map((file) => path.resolve(ROOT, file)), SERVER_METAFILE])
+  for (const name of fs.readdirSync(SERVER_DIR)) if (!keep.has(path.join(SERVER_DIR, name))) fs.rmSync(path.join(SERVER_DIR, name), { recursive: true, force: true })
+}
+
+/** The files a server bundle's metafile lists, as absolute paths; none when there is no bundle yet. */
+function outputsOf(metafilePath) {
+  try {
+    return Object.keys(JSON.parse(fs.readFileSync(metafilePath, 'utf8')).outputs).map((file) => path.resolve(ROOT, file))
+  } catch {
+    return []
+  }
 }
 
 async function main() {

@@ -123,4 +123,14 @@ fs.writeFileSync('dist/public/manifest.json', '{}')
     setVersion(4)
     expect((await run(buildAndStart)).out).toBe('started version 4\n')
   })
+
+  it("keeps the server bundle's chunks of the build before for one more build, for a service still running it", async () => {
+    const lazyChunks = () => fs.readdirSync(path.join(project, 'dist/server')).filter((name) => /^lazy-.*\.js$/.test(name))
+    write('src/hub/main.ts', "export const lazy = () => import('./lazy.js')\n")
+    for (const n of [1, 2, 3]) {
+      write('src/hub/lazy.ts', `export const n: number = ${n}\n`)
+      expect((await run('node scripts/build.mjs')).code).toBe(0)
+    }
+    expect(lazyChunks()).toHaveLength(2)
+  })
 })
