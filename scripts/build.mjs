@@ -149,11 +149,12 @@ function run(command, args) {
 /**
  * The three service entry points and everything they import from node_modules as one set of ES
  * modules (docs/performance.md, "Issue 32: the server as one bundle"): node then reads a few files
- * instead of resolving and compiling some 1,600, which halves the hub's start-up. Code splitting
- * keeps what the services import lazily (oidc-provider, pg, ioredis, stripe, nodemailer, ...) in
- * chunks of their own, loaded with their first use, and shares the code common to the three entry
- * points. Names are kept, so stack traces in the log stay readable; the source maps lead back to
- * src/ through tsc's own maps.
+ * instead of resolving and compiling some 1,600, which halves the CPU the hub's start-up costs.
+ * Code splitting keeps what the services import lazily (oidc-provider, pg, ioredis, stripe,
+ * nodemailer, ...) in chunks of their own, loaded with their first use, and shares the code common
+ * to the three entry points. Names are kept and whitespace too, so stack traces in the log stay
+ * readable (minifying measured 3-5 MB less idle memory and no faster start); the source maps lead
+ * back to src/ through tsc's own maps.
  */
 async function bundleServer() {
   const { build } = await import('esbuild')
