@@ -113,14 +113,14 @@ async function startServers(directory: string, nodeFlags: string[]): Promise<Rec
     }),
     startService({
       name: 'tasks',
-      program: { script: path.join(distDir, 'src', 'tasks', 'main.js'), nodeFlags },
+      program: { script: path.join(distDir, 'server', 'tasks.js'), nodeFlags },
       readinessPath: '/health',
       logDir: directory,
       env: { ...env, DATA_DIR: path.join(directory, 'data') }
     }),
     startService({
       name: 'hub',
-      program: { script: path.join(distDir, 'src', 'hub', 'main.js'), nodeFlags },
+      program: { script: path.join(distDir, 'server', 'hub.js'), nodeFlags },
       readinessPath: '/api/health',
       logDir: directory,
       env: { ...env, DATA_DIR: hubDataDir(directory) },
@@ -176,10 +176,10 @@ function positiveNumber(option: string, value: string | undefined): number | und
 async function measureFootprints(nodeFlags: string[]): Promise<Footprint[]> {
   const hubEnv = (port: number) => ({ HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}` })
   const subjects = [
-    { name: 'npm run start:hub', script: path.join(distDir, 'src', 'hub', 'main.js'), readinessPaths: ['/api/health'], env: ([hub = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub) }) },
+    { name: 'npm run start:hub', script: path.join(distDir, 'server', 'hub.js'), readinessPaths: ['/api/health'], env: ([hub = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub) }) },
     {
       name: 'npm start (hub and task manager)',
-      script: path.join(distDir, 'src', 'main.js'),
+      script: path.join(distDir, 'server', 'main.js'),
       readinessPaths: ['/api/health', '/health'],
       env: ([hub = 0, tasks = 0]: number[], dataDir: string) => ({ DATA_DIR: dataDir, ...hubEnv(hub), PORT: String(tasks) })
     }

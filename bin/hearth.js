@@ -29,7 +29,7 @@ const USAGE = `Usage:
 It runs what dist/ holds: after changing or updating the sources, run npm run build.`
 
 /** What `hearth start [NAME]` runs. */
-const SERVICES = { all: 'dist/src/main.js', hub: 'dist/src/hub/main.js', tasks: 'dist/src/tasks/main.js' }
+const SERVICES = { all: 'dist/server/main.js', hub: 'dist/server/hub.js', tasks: 'dist/server/tasks.js' }
 /** What `hearth NAME ...` runs in this process. */
 const COMMAND_LINES = { hub: 'dist/src/cli/hub.js', grants: 'dist/src/cli/grants.js' }
 

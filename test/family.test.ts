@@ -29,7 +29,7 @@ describe('the family: one sign-in at the hub, the task manager with its token', 
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-family-'))
     const hubPort = await freePort()
     hubUrl = `http://localhost:${hubPort}`
-    server = await startBuilt('dist/src/main.js', {
+    server = await startBuilt('dist/server/main.js', {
       DATA_DIR: dataDir,
       TASKS_AUTH: 'token',
       HUB_PORT: String(hubPort),

@@ -23,7 +23,7 @@ describe('Node 20 support', () => {
   it('the built hub starts and loads its OpenID Connect provider without a warning: no "Unsupported runtime", no warn line in its log', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-start-'))
     const port = await freePort()
-    const hub = runBuilt('dist/src/hub/main.js', { HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir })
+    const hub = runBuilt('dist/server/hub.js', { HUB_PORT: String(port), HUB_PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir })
     try {
       const deadline = Date.now() + 20_000
       for (;;) {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type ServerProcess, freePort, startBuilt } from './helpers/server-process.js'
 
-const ENTRY = 'dist/src/main.js'
+const ENTRY = 'dist/server/main.js'
 
 interface LogLine {
   msg: string

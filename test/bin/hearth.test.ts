@@ -77,7 +77,7 @@ describe('bin/hearth.js', () => {
     for (const args of [['hub', '--help'], ['start']]) {
       const result = spawnSync(process.execPath, [path.join(checkout, 'bin/hearth.js'), ...args], { cwd: checkout, encoding: 'utf8' })
       expect(result.status).toBe(1)
-      expect(result.stderr).toMatch(/^hearth: dist\/src\/[a-z/]+\.js is missing: run npm run build in .+ first\n$/)
+      expect(result.stderr).toMatch(/^hearth: dist\/(src|server)\/[a-z/]+\.js is missing: run npm run build in .+ first\n$/)
     }
     expect(fs.existsSync(path.join(checkout, 'dist'))).toBe(false)
   })
@@ -140,7 +140,7 @@ describe('bin/hearth.js', () => {
       const [servicePid] = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ')
       const argv = fs.readFileSync(`/proc/${servicePid}/cmdline`, 'utf8').split('\0').slice(0, -1)
       const { config } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { nodeFlags: string } }
-      expect(argv.slice(1)).toEqual([...config.nodeFlags.split(' '), path.join(ROOT, 'dist/src/tasks/main.js')])
+      expect(argv.slice(1)).toEqual([...config.nodeFlags.split(' '), path.join(ROOT, 'dist/server/tasks.js')])
     })
 
     it('on SIGTERM lets the services finish a request in flight, and exits 0 as they do', async () => {

@@ -37,7 +37,7 @@ describe('restore drill: a backup taken under load, restored and started from', 
     const [hubPort, tasksPort] = [await freePort(), await freePort()]
     const hubUrl = `http://localhost:${hubPort}`
     const start = async (dataDir: string) => {
-      const server = await startBuilt('dist/src/main.js', { DATA_DIR: dataDir, PORT: String(tasksPort), TASKS_AUTH: 'token', HUB_PORT: String(hubPort), HUB_PUBLIC_URL: hubUrl })
+      const server = await startBuilt('dist/server/main.js', { DATA_DIR: dataDir, PORT: String(tasksPort), TASKS_AUTH: 'token', HUB_PORT: String(hubPort), HUB_PUBLIC_URL: hubUrl })
       running.push(server)
       return server
     }

@@ -67,7 +67,7 @@ describe.skipIf(!databaseUrl)('backup with PostgreSQL: the documented pg_dump / 
     const hubUrl = `http://localhost:${hubPort}`
     const startHub = async (database: string, dataDir: string) => {
       const env = { PORT: String(hubPort), HUB_PORT: String(hubPort), HUB_PUBLIC_URL: hubUrl, DATABASE_URL: urlOf(database), DATA_DIR: dataDir }
-      const server = await startBuilt('dist/src/hub/main.js', env, '/api/health')
+      const server = await startBuilt('dist/server/hub.js', env, '/api/health')
       running.push(server)
       return server
     }

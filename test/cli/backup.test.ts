@@ -215,7 +215,7 @@ describe('backup: every file the services make in DATA_DIR', () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-backup-files-'))
     const dataDir = path.join(scratch, 'data')
     const hubPort = await freePort()
-    const server = await startBuilt('dist/src/main.js', { DATA_DIR: dataDir, HUB_PORT: String(hubPort), HUB_PUBLIC_URL: `http://localhost:${hubPort}` })
+    const server = await startBuilt('dist/server/main.js', { DATA_DIR: dataDir, HUB_PORT: String(hubPort), HUB_PUBLIC_URL: `http://localhost:${hubPort}` })
     try {
       const signup = await fetch(`http://localhost:${hubPort}/api/auth/signup`, {
         method: 'POST',

@@ -15,9 +15,9 @@ const MOST_EXPOSURE = 2.0
 const INSTALLED = { node: '/usr/bin/node', root: '/opt/hearth' }
 
 const UNITS: Record<string, string> = {
-  'hearth.service': 'dist/src/main.js',
-  'hearth-hub.service': 'dist/src/hub/main.js',
-  'hearth-tasks.service': 'dist/src/tasks/main.js'
+  'hearth.service': 'dist/server/main.js',
+  'hearth-hub.service': 'dist/server/hub.js',
+  'hearth-tasks.service': 'dist/server/tasks.js'
 }
 
 /** Whether systemd's tools are here: outside CI a missing one skips with a notice, in CI it fails. */

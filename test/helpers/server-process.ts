@@ -25,7 +25,7 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** Runs a built entry point (e.g. `dist/src/tasks/main.js`) as `npm start` would, with the given environment. */
+/** Runs a built entry point (e.g. `dist/server/tasks.js`) as `npm start` would, with the given environment. */
 export function runBuilt(entry: string, env: Record<string, string>): Omit<ServerProcess, 'url'> {
   const child = spawn(process.execPath, [path.join(ROOT, entry)], {
     cwd: ROOT,

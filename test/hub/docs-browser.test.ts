@@ -19,7 +19,7 @@ describe.skipIf(!withChromium)('the API documentation in a browser', { timeout: 
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-docs-'))
     const port = await freePort()
     baseUrl = `http://127.0.0.1:${port}`
-    hub = await startBuilt('dist/src/hub/main.js', { PORT: String(port), HUB_PORT: String(port), HUB_PUBLIC_URL: baseUrl, DATA_DIR: dataDir }, '/api/health')
+    hub = await startBuilt('dist/server/hub.js', { PORT: String(port), HUB_PORT: String(port), HUB_PUBLIC_URL: baseUrl, DATA_DIR: dataDir }, '/api/health')
     browser = await launchChromium()
   })
 

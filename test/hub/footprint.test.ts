@@ -5,21 +5,24 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { bundledImports } from '../helpers/bundle-imports.js'
 import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { redisUrlUnderTest } from '../helpers/redis.js'
 import { type ServerProcess, freePort, startBuilt } from '../helpers/server-process.js'
 import { STRIPE_TEST_SECRET_KEY, STRIPE_TEST_WEBHOOK_SECRET } from '../helpers/stripe-stand-in.js'
+import { signUpWithTwoStep } from '../helpers/two-step-over-http.js'
 
-const HUB = 'dist/src/hub/main.js'
+const HUB = 'dist/server/hub.js'
 const RECORDER = pathToFileURL(path.resolve(import.meta.dirname, '../helpers/record-imports.mjs')).href
 
 /** The libraries of features a configuration may leave out, or that a hub uses seldom (issue 32). */
 const OPTIONAL_LIBRARIES = ['pg', 'ioredis', 'stripe', 'nodemailer', 'qrcode', '@simplewebauthn/server', 'csv-stringify', 'mailparser', 'oidc-provider']
 
 /**
- * The hub as `npm run start:hub` runs it loads only what its configuration uses, and a seldom-used
- * feature's library with the feature's first use (docs/performance.md, "Issue 32: footprint"):
- * each library is a few megabytes of memory and tens of milliseconds of start-up.
+ * The hub as `npm run start:hub` runs it (the server bundle) loads only what its configuration
+ * uses, and a seldom-used feature's library with the feature's first use (docs/performance.md,
+ * "Issue 32: footprint"): each library is a few megabytes of memory and tens of milliseconds of
+ * start-up.
  */
 describe('what the hub process loads', { timeout: 60_000 }, () => {
   const running: ServerProcess[] = []
@@ -31,7 +34,11 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true })
   })
 
-  /** The built hub on a fresh DATA_DIR; `imported()` lists the packages it has imported so far. */
+  /**
+   * The built hub on a fresh DATA_DIR; `imported()` lists the packages it has imported so far:
+   * those node resolved (the bundle's external packages) and those inside the bundle's chunks it
+   * has loaded.
+   */
   const startHub = async (env: Record<string, string> = {}) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-footprint-'))
     directories.push(dataDir)
@@ -51,8 +58,12 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
       '/api/health'
     )
     running.push(server)
-    const imported = () => new Set(fs.readFileSync(record, 'utf8').split('\n').filter(Boolean))
-    return { server, imported }
+    const imported = () => {
+      const lines = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean)
+      const files = lines.filter((line) => line.startsWith('file:'))
+      return new Set([...lines.filter((line) => !line.startsWith('file:')), ...bundledImports(files)])
+    }
+    return { server, imported, dataDir }
   }
 
   it('on the embedded defaults, loads none of the optional libraries, and each with its first use', async () => {
@@ -76,6 +87,20 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     // The OpenID Connect provider with the first request to it: discovery.
     expect((await fetch(`${server.url}/.well-known/openid-configuration`)).status).toBe(200)
     expect(OPTIONAL_LIBRARIES.filter((library) => imported().has(library))).toEqual(['nodemailer', '@simplewebauthn/server', 'oidc-provider'])
+  })
+
+  // The bundle holds these two in chunks of their own that start-up never reaches: this is where a
+  // chunk that fails to load, or an export lost to the bundler, would show (docs/performance.md,
+  // "Issue 32: the server as one bundle").
+  it('loads the QR code library with a two-step set-up, and csv-stringify with a CSV export', async () => {
+    const { server, imported, dataDir } = await startHub()
+    const { hub } = await signUpWithTwoStep(server.url, path.join(dataDir, 'outbox'))
+    expect(imported().has('qrcode')).toBe(true)
+    expect(imported().has('csv-stringify')).toBe(false)
+    const csv = await hub.call('POST', '/api/export', { format: 'csv' })
+    expect(csv.status).toBe(200)
+    expect(await csv.text()).toContain('drill@example.org')
+    expect(imported().has('csv-stringify')).toBe(true)
   })
 
   const databaseUrl = process.env.TEST_DATABASE_URL

@@ -131,7 +131,7 @@ const SIGNUPS_PER_ADDRESS = DEFAULT_RATE_LIMITS.signupsPerIp.limit
 
 /**
  * Issue 31: the recipes of docs/operations.md, each run by the real proxy with a self-signed
- * certificate in front of one `npm start` process (the built `dist/src/main.js`), the proxies one
+ * certificate in front of one `npm start` process (the built `dist/server/main.js`), the proxies one
  * after the other on the same public ports.
  */
 describe.skipIf(proxies.length === 0)("npm start's services behind a reverse proxy with TLS", { timeout: 120_000 }, () => {
@@ -149,7 +149,7 @@ describe.skipIf(proxies.length === 0)("npm start's services behind a reverse pro
     certificate = selfSignedCertificate(root, ['localhost'])
     const environment = recipeEnvironment(ports)
     expect(Object.keys(environment)).toEqual(['HUB_PUBLIC_URL', 'TASKS_PUBLIC_URL', 'HUB_TRUSTED_PROXIES'])
-    services = await startBuilt('dist/src/main.js', {
+    services = await startBuilt('dist/server/main.js', {
       ...environment,
       DATA_DIR: path.join(root, 'data'),
       PORT: String(ports.tasks),

@@ -5,8 +5,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
- * scripts/build.mjs on a small project of the same shape (src/, scripts/build-client.ts, a
- * tsconfig.build.json), so the tests build in seconds and never touch this checkout's dist/. Its
+ * scripts/build.mjs on a small project of the same shape (src/ with the three service entry points
+ * it bundles, scripts/build-client.ts, a tsconfig.build.json), so the tests build in seconds and never touch this checkout's dist/. Its
  * build-client step notes each build in builds.log and, like the real one, empties dist/public
  * first and writes manifest.json last, a second later: a start during a build would find no
  * manifest.
@@ -21,11 +21,11 @@ const write = (file: string, text: string) => {
 const builds = () => (fs.existsSync(path.join(project, 'builds.log')) ? fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).length : 0)
 const setVersion = (version: number) => write('src/main.ts', `export const version: number = ${version}\n`)
 
-/** `node scripts/build.mjs`, then what a start script would run: the built module and the manifest. */
+/** `node scripts/build.mjs`, then what a start script would run: the server bundle and the manifest. */
 const buildAndStart = `node scripts/build.mjs && node -e "
   const fs = require('node:fs')
   if (!fs.existsSync('dist/public/manifest.json')) { console.log('half-written dist'); process.exit(3) }
-  import('./dist/src/main.js').then((m) => console.log('started version ' + m.version))
+  import('./dist/server/main.js').then((m) => console.log('started version ' + m.version))
 "`
 
 function run(command: string): Promise<{ code: number | null; out: string; err: string; ms: number }> {
@@ -60,6 +60,8 @@ fs.writeFileSync('dist/public/manifest.json', '{}')
 `
     )
     setVersion(1)
+    write('src/hub/main.ts', "export const service: string = 'hub'\n")
+    write('src/tasks/main.ts', "export const service: string = 'tasks'\n")
   })
   afterAll(() => fs.rmSync(project, { recursive: true, force: true }))
 
@@ -120,5 +122,15 @@ fs.writeFileSync('dist/public/manifest.json', '{}')
     expect(fs.existsSync(path.join(project, 'dist/.build-stamp'))).toBe(false)
     setVersion(4)
     expect((await run(buildAndStart)).out).toBe('started version 4\n')
+  })
+
+  it("keeps the server bundle's chunks of the build before for one more build, for a service still running it", async () => {
+    const lazyChunks = () => fs.readdirSync(path.join(project, 'dist/server')).filter((name) => /^lazy-.*\.js$/.test(name))
+    write('src/hub/main.ts', "export const lazy = () => import('./lazy.js')\n")
+    for (const n of [1, 2, 3]) {
+      write('src/hub/lazy.ts', `export const n: number = ${n}\n`)
+      expect((await run('node scripts/build.mjs')).code).toBe(0)
+    }
+    expect(lazyChunks()).toHaveLength(2)
   })
 })

@@ -63,7 +63,7 @@ describe('another local user reading the data files', () => {
 
   it('runs the built server with DATA_DIR 0700 and its database files 0600, and warns of a DATA_DIR open to others', async () => {
     const dataDir = freshDataDir()
-    const server = await startBuilt('dist/src/tasks/main.js', { DATA_DIR: dataDir })
+    const server = await startBuilt('dist/server/tasks.js', { DATA_DIR: dataDir })
     running.push(server)
     expect((await fetch(`${server.url}/tasks`, { headers: { 'x-user-id': 'modes' } })).status).toBe(200)
     expect(modeOf(dataDir)).toBe(0o700)
@@ -73,7 +73,7 @@ describe('another local user reading the data files', () => {
     expect(await server.exited).toBe(0)
 
     fs.chmodSync(dataDir, 0o755)
-    const again = await startBuilt('dist/src/tasks/main.js', { DATA_DIR: dataDir })
+    const again = await startBuilt('dist/server/tasks.js', { DATA_DIR: dataDir })
     running.push(again)
     expect(again.output()).toContain('DATA_DIR is open to other users')
   })

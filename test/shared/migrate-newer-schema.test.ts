@@ -13,9 +13,9 @@ import { freePort, runBuilt } from '../helpers/server-process.js'
 const SERVICES = {
   hub: async () => {
     const port = String(await freePort())
-    return { entry: 'dist/src/hub/main.js', env: { PORT: port, HUB_PORT: port, HUB_PUBLIC_URL: `http://127.0.0.1:${port}` } }
+    return { entry: 'dist/server/hub.js', env: { PORT: port, HUB_PORT: port, HUB_PUBLIC_URL: `http://127.0.0.1:${port}` } }
   },
-  'task manager': async () => ({ entry: 'dist/src/tasks/main.js', env: { PORT: String(await freePort()) } })
+  'task manager': async () => ({ entry: 'dist/server/tasks.js', env: { PORT: String(await freePort()) } })
 }
 
 /** The database a service reaches: the test's SQLite file in its DATA_DIR, or its own PostgreSQL schema. */

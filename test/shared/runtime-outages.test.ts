@@ -11,8 +11,8 @@ import { ownRedisServer } from '../helpers/redis-server.js'
 import { type ServerProcess, freePort, runBuilt, startBuilt } from '../helpers/server-process.js'
 import { postgresAddress, tcpProxy, throughPort } from '../helpers/tcp-proxy.js'
 
-const TASKS = 'dist/src/tasks/main.js'
-const HUB = 'dist/src/hub/main.js'
+const TASKS = 'dist/server/tasks.js'
+const HUB = 'dist/server/hub.js'
 const postgres = postgresUnderTest()
 const databaseUrl = process.env.TEST_DATABASE_URL ?? ''
 

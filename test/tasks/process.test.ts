@@ -7,7 +7,7 @@ import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ServerProcess, runBuilt, startBuilt } from '../helpers/server-process.js'
 
-const ENTRY = 'dist/src/tasks/main.js'
+const ENTRY = 'dist/server/tasks.js'
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The real server process, from the build `npm start` runs, on its embedded SQLite database. */

@@ -32,7 +32,7 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     const hubUrl = `http://127.0.0.1:${hubPort}`
     const tasksUrl = `http://127.0.0.1:${tasksPort}`
     const shared = { DATA_DIR: dataDir, HUB_PUBLIC_URL: hubUrl, TASKS_PUBLIC_URL: tasksUrl }
-    hub = await startBuilt('dist/src/hub/main.js', { ...shared, PORT: String(hubPort), HUB_PORT: String(hubPort), HUB_APPS: `tasks=${tasksUrl}` }, '/api/health')
+    hub = await startBuilt('dist/server/hub.js', { ...shared, PORT: String(hubPort), HUB_PORT: String(hubPort), HUB_APPS: `tasks=${tasksUrl}` }, '/api/health')
     // As docs/task-manager.md says for two processes: the task manager registered with clients:add.
     execFileSync(
       process.execPath,
@@ -44,7 +44,7 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
       ],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...shared } }
     )
-    tasks = await startBuilt('dist/src/tasks/main.js', { ...shared, PORT: String(tasksPort) })
+    tasks = await startBuilt('dist/server/tasks.js', { ...shared, PORT: String(tasksPort) })
     browser = await launchChromium()
     context = await browser.newContext({ baseURL: hub.url, locale: 'en-US' })
     page = await context.newPage()

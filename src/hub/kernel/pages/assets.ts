@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { checkoutRoot } from '../../../shared/checkout.js'
 import type { App } from '../../../shared/http/server.js'
 import { FAVICON_PATH, FAVICON_SVG } from './favicon.js'
 
@@ -18,12 +19,11 @@ export const ASSETS_MANIFEST = 'manifest.json'
 export const ASSETS_URL_PREFIX = '/assets/'
 
 /**
- * `dist/public` of this checkout, whether this module runs from the build (dist/src/hub/kernel/pages)
- * or from source under the test runner (src/hub/kernel/pages).
+ * `dist/public` of this checkout, wherever this module runs from (the server bundle,
+ * dist/src/hub/kernel/pages, or src/hub/kernel/pages under the test runner).
  */
 export function builtAssetsDir(): string {
-  const root = path.resolve(import.meta.dirname, '../../../..')
-  return path.basename(root) === 'dist' ? path.join(root, 'public') : path.join(root, 'dist', 'public')
+  return path.join(checkoutRoot(), 'dist', 'public')
 }
 
 const CONTENT_TYPES: Record<string, string> = {

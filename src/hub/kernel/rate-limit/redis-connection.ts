@@ -13,7 +13,9 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500
  * here, so a hub without REDIS_URL never loads it.
  */
 export async function connectRedis(url: string, logger: Logger, options: Pick<RedisOptions, 'keyPrefix'> = {}): Promise<Redis> {
-  const { Redis } = await import('ioredis')
+  // Through the default export (module.exports, on which ioredis also sets `Redis`): in the server
+  // bundle a CommonJS package imported this way has no named exports, only the default.
+  const { Redis } = (await import('ioredis')).default
   const redis = new Redis(url, {
     ...options,
     enableOfflineQueue: false,

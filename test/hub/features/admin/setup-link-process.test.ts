@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { GOOD_PASSWORD } from '../../../helpers/hub-app.js'
 import { type ServerProcess, freePort, startBuilt } from '../../../helpers/server-process.js'
 
-const HUB_ENTRY = 'dist/src/hub/main.js'
+const HUB_ENTRY = 'dist/server/hub.js'
 const SETUP_LINK = /(http:\/\/127\.0\.0\.1:\d+\/setup#token=[A-Za-z0-9_-]{43})/g
 
 /**

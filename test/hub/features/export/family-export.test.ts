@@ -59,7 +59,7 @@ describe('export across the family', { timeout: 60_000 }, () => {
       applicationExportTimeoutMs: TIMEOUT_MS
     })
     await hub.listen({ port: hubPort, host: '127.0.0.1' })
-    tasks = await startBuilt('dist/src/tasks/main.js', {
+    tasks = await startBuilt('dist/server/tasks.js', {
       PORT: String(tasksPort),
       DATA_DIR: tasksDataDir,
       TASKS_AUTH: 'token',

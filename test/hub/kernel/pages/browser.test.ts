@@ -11,7 +11,7 @@ import { type ServerProcess, freePort, startBuilt } from '../../../helpers/serve
 
 const withChromium = chromiumUnderTest()
 
-const HUB_ENTRY = 'dist/src/hub/main.js'
+const HUB_ENTRY = 'dist/server/hub.js'
 
 /**
  * The hub as `npm start` runs it, driven by headless Chromium as a person would: one account
