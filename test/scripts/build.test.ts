@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
  * scripts/build.mjs on a small project of the same shape (src/ with the three service entry points
- * it bundles, scripts/build-client.ts, a tsconfig.build.json), so the tests build in seconds and never touch this checkout's dist/. Its
- * build-client step notes each build in builds.log and, like the real one, empties dist/public
- * first and writes manifest.json last, a second later: a start during a build would find no
- * manifest.
+ * it bundles, scripts/build-client.ts, a tsconfig.build.json), so the tests build in seconds and
+ * never touch this checkout's dist/. Its build-client step notes each build in builds.log and,
+ * like the real one, empties dist/public first and writes manifest.json last, a second later: a
+ * start during a build would find no manifest.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..')
 let project = ''
