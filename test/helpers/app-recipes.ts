@@ -4,7 +4,7 @@ import { type JWTPayload, type ProtectedHeaderParameters, createLocalJWKSet, dec
 import * as openid from 'openid-client'
 import { runHubCli } from '../../src/cli/hub-commands.js'
 import { groupNameKey, joinGroups } from '../../src/hub/kernel/accounts/groups.js'
-import type { TestDatabase } from './databases.js'
+import { type TestDatabase, databaseUrlInSchema } from './databases.js'
 import { uniqueEmail } from './hub-app.js'
 import { CookieBrowser } from './oidc-relying-party.js'
 
@@ -69,10 +69,7 @@ export function recipeCommands(application: string): string[][] {
 export async function registerByRecipe(handle: TestDatabase, args: string[]): Promise<string | null> {
   const out: string[] = []
   const err: string[] = []
-  const databaseUrl =
-    handle.databaseUrl && handle.schema
-      ? `${handle.databaseUrl}${handle.databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${handle.schema}`)}`
-      : undefined
+  const databaseUrl = handle.databaseUrl && handle.schema ? databaseUrlInSchema(handle.databaseUrl, handle.schema).toString() : undefined
   const code = await runHubCli(args, {
     env: { DATA_DIR: handle.dataDir, HUB_PUBLIC_URL: 'https://hub.example', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     readStdin: async () => '',

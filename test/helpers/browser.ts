@@ -63,13 +63,19 @@ export async function seriousAccessibilityViolations(page: Page): Promise<{ rule
     .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(' ')) })))`)
 }
 
-/** Keeps a screenshot of each page under test-results/, for a test that failed. */
+/**
+ * Keeps a screenshot of each page under test-results/, for a test that failed, and prints where
+ * each page was and what it said: CI keeps the log, not the files.
+ */
 export async function keepScreenshots(pages: Page[], testName: string): Promise<void> {
   const dir = path.resolve('test-results', 'browser')
   fs.mkdirSync(dir, { recursive: true })
   const base = testName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()
   for (const [index, page] of pages.entries()) {
-    if (!page.isClosed()) await page.screenshot({ path: path.join(dir, `${base}-${index}.png`), fullPage: true }).catch(() => undefined)
+    if (page.isClosed()) continue
+    await page.screenshot({ path: path.join(dir, `${base}-${index}.png`), fullPage: true }).catch(() => undefined)
+    const text = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
+    console.error(`[${testName}] page ${index} at ${page.url()}:\n${text.slice(0, 600)}`)
   }
 }
 

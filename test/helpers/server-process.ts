@@ -39,6 +39,15 @@ export function runBuilt(entry: string, env: Record<string, string>): Omit<Serve
   return { child, output: () => output, exited }
 }
 
+/** The lines a service logged at warn level or above (pino's 40), and whatever it wrote that is not a log line: for a failed test's report. */
+export function warningsOf(server: Pick<ServerProcess, 'output'>): string {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line !== '' && !/^\{"level":[123]0,/.test(line))
+    .join('\n')
+}
+
 /** Starts a built service and waits until `healthPath` answers 200. */
 export async function startBuilt(entry: string, env: Record<string, string>, healthPath = '/health'): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()))

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { bundledImports } from '../helpers/bundle-imports.js'
+import { databaseUrlInSchema } from '../helpers/databases.js'
 import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { redisUrlUnderTest } from '../helpers/redis.js'
 import { type ServerProcess, freePort, startBuilt } from '../helpers/server-process.js'
@@ -111,10 +112,8 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     await admin.connect()
     try {
       await admin.query(`create schema ${schema}`)
-      const url = new URL(databaseUrl!)
-      url.searchParams.set('options', `-c search_path=${schema}`)
       const { imported } = await startHub({
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: databaseUrlInSchema(databaseUrl!, schema).toString(),
         REDIS_URL: redisUrl!,
         STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
         STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,

@@ -6,7 +6,7 @@ import { LATEST_MIGRATION } from '../../src/shared/database/migrate.js'
 import type { DatabaseDialect } from '../../src/shared/database/connect.js'
 import type { Database } from '../../src/shared/database/schema.js'
 import { HEARTH_VERSION } from '../../src/shared/release.js'
-import { type TestDatabase, databasesUnderTest, useDatabase } from '../helpers/databases.js'
+import { type TestDatabase, databaseUrlInSchema, databasesUnderTest, useDatabase } from '../helpers/databases.js'
 import { FUTURE_MIGRATION, FUTURE_VERSION, migrateAsNewerVersion } from '../helpers/newer-schema.js'
 import { freePort, runBuilt } from '../helpers/server-process.js'
 
@@ -20,10 +20,8 @@ const SERVICES = {
 
 /** The database a service reaches: the test's SQLite file in its DATA_DIR, or its own PostgreSQL schema. */
 function databaseEnv({ dataDir, databaseUrl, schema }: TestDatabase): Record<string, string> {
-  if (databaseUrl === undefined) return { DATA_DIR: dataDir }
-  const url = new URL(databaseUrl)
-  url.searchParams.set('options', `-c search_path=${schema}`)
-  return { DATA_DIR: dataDir, DATABASE_URL: url.toString() }
+  if (databaseUrl === undefined || schema === undefined) return { DATA_DIR: dataDir }
+  return { DATA_DIR: dataDir, DATABASE_URL: databaseUrlInSchema(databaseUrl, schema).toString() }
 }
 
 /** Every row of every table, and what DATA_DIR holds: what a service that wrote anything would have changed. */

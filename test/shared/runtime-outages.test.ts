@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { databaseUrlInSchema } from '../helpers/databases.js'
 import { GOOD_PASSWORD } from '../helpers/hub-app.js'
 import { eventually, postgresUnderTest } from '../helpers/outage.js'
 import { redisUrlUnderTest } from '../helpers/redis.js'
@@ -58,8 +59,7 @@ describe.runIf(postgres)('services as processes through outages', { timeout: 60_
   }
   /** The test's schema, reached directly or through `port`, its connections named for the test. */
   const urlOf = (port?: number) => {
-    const url = new URL(port === undefined ? databaseUrl : throughPort(databaseUrl, port))
-    url.searchParams.set('options', `-c search_path=${schema}`)
+    const url = databaseUrlInSchema(port === undefined ? databaseUrl : throughPort(databaseUrl, port), schema)
     url.searchParams.set('application_name', applicationName)
     return url.toString()
   }

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
+import { databaseUrlInSchema } from '../helpers/databases.js'
 import { type ServerProcess, runBuilt, startBuilt } from '../helpers/server-process.js'
 
 const ENTRY = 'dist/server/tasks.js'
@@ -93,9 +94,7 @@ describe('task manager process', () => {
     try {
       await admin.query(`create schema ${schema}`)
       const dataDir = path.join(newDataDir(), 'not', 'yet')
-      const url = new URL(postgresUrl!)
-      url.searchParams.set('options', `-c search_path=${schema}`)
-      const server = await start({ DATA_DIR: dataDir, DATABASE_URL: url.toString() })
+      const server = await start({ DATA_DIR: dataDir, DATABASE_URL: databaseUrlInSchema(postgresUrl!, schema).toString() })
       expect(fs.statSync(dataDir).isDirectory()).toBe(true)
       // Owner-only: the hub keeps its keys there (issue 15).
       expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700)

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumUnderTest, keepScreenshots, keyboardWalk, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
 import { GOOD_PASSWORD } from '../../helpers/hub-app.js'
-import { type ServerProcess, freePort, startBuilt } from '../../helpers/server-process.js'
+import { type ServerProcess, freePort, startBuilt, warningsOf } from '../../helpers/server-process.js'
 
 const withChromium = chromiumUnderTest()
 const ROOT = path.resolve(import.meta.dirname, '../../..')
@@ -61,7 +61,10 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
   })
 
   beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(() => keepScreenshots(browser.contexts().flatMap((open) => open.pages()), task.name))
+    onTestFailed(async () => {
+      await keepScreenshots(browser.contexts().flatMap((open) => open.pages()), task.name)
+      for (const [name, server] of Object.entries({ hub, tasks })) console.error(`[${task.name}] the ${name}'s warnings:\n${warningsOf(server).slice(-4_000)}`)
+    })
   })
   afterEach(() => {
     expect(cspViolations).toEqual([])

@@ -135,7 +135,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
       expect(finished.json()).toEqual({ userId: user.userId, idToken: expect.any(String), expiresAt: expect.any(String) })
       const session = signedInBy(finished, user.email)
       expect(await profileStatus(hub.app, session)).toBe(200)
-      expect((await auditOf(user.userId, 'signin')).at(-1)).toEqual({ method: 'password+totp' })
+      expect(await auditOf(user.userId, 'signin')).toContainEqual({ method: 'password+totp' })
     })
 
     it('never accepts a code twice, but accepts one of the step before or after', async () => {
@@ -250,7 +250,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
       expect([response.statusCode, response.json()]).toEqual([401, error(CHALLENGE_INVALID)])
       expect(cookiesSetBy(response)['service-auth-token']).toBeUndefined()
       expect(await sessionsOf()).toEqual(before)
-      expect((await auditOf(user.userId, 'signin.failed')).at(-1)).toEqual({ reason: 'account-disabled' })
+      expect(await auditOf(user.userId, 'signin.failed')).toContainEqual({ reason: 'account-disabled' })
     })
 
     it('finishes on another instance than the password step', async () => {
@@ -274,7 +274,7 @@ describe.each(databasesUnderTest())('two-step sign-in over HTTP on $name', (data
       const typed = ` ${(code ?? '').toUpperCase().replaceAll('-', ' ')} `
       const response = await secondStep(hub.app, { challenge: await passwordStep(hub.app, user.email), recoveryCode: typed })
       expect(response.statusCode, response.body).toBe(200)
-      expect((await auditOf(user.userId, 'signin')).at(-1)).toEqual({ method: 'password+recovery-code' })
+      expect(await auditOf(user.userId, 'signin')).toContainEqual({ method: 'password+recovery-code' })
       expect(await auditOf(user.userId, 'recovery-code.used')).toEqual([{ remaining: 9 }])
       const [notice] = await mailWithSubject(user.email, 'A recovery code was used to sign in to your Hearth account')
       expect(notice?.text).toContain('Recovery codes left: 9.')
