@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { type Browser, type Page, chromium } from 'playwright-core'
+import { type Browser, type Page, type Response, chromium } from 'playwright-core'
 
 /** Debian's Chromium; the tests never download a browser. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -57,7 +57,9 @@ const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-c
  * through the DevTools protocol, so the page's CSP stays in force for the page's own scripts.
  */
 export async function seriousAccessibilityViolations(page: Page): Promise<{ rule: string; targets: string[] }[]> {
-  await page.evaluate(AXE_SOURCE)
+  // Once per document, and nothing handed back: setting axe up is as costly as a run of it, and
+  // Playwright would serialize what the library's last statement gives.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${AXE_SOURCE}\n;undefined`)
   return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((results) => results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(' ')) })))`)
@@ -116,4 +118,35 @@ export async function keyboardWalk(page: Page): Promise<{ unreached: string[]; w
     `${FOCUSABLE_CONTROLS}.filter((_, index) => !${JSON.stringify([...reached])}.includes(index)).map((element) => element.outerHTML.slice(0, 80))`
   )
   return { unreached, withoutFocusOutline }
+}
+
+/** A phone narrower than most (360 px) and a desktop: the widths every page is checked at. */
+export const PAGE_WIDTHS = [360, 1280] as const
+
+export interface PageVisit {
+  url: string
+  width: (typeof PAGE_WIDTHS)[number]
+  language: 'en' | 'es'
+  /** The answer to the page's load. */
+  response: Response | null
+}
+
+/**
+ * Each page in each language at each width: loaded on the phone, then the window widened. The
+ * pages' layout is CSS alone (no script reads the width), so the page at 1280 px is the one a
+ * desktop loads, and a second load would only cost time. The language is the `lang` cookie; a
+ * relative address is taken from the page's current one.
+ */
+export async function visitInEveryLanguageAndWidth(page: Page, urls: readonly string[], check: (visit: PageVisit) => Promise<void>): Promise<void> {
+  for (const language of ['en', 'es'] as const) {
+    for (const url of urls) {
+      await page.context().addCookies([{ name: 'lang', value: language, url: new URL(url, page.url()).origin }])
+      await page.setViewportSize({ width: PAGE_WIDTHS[0], height: 800 })
+      const response = await page.goto(url)
+      for (const width of PAGE_WIDTHS) {
+        await page.setViewportSize({ width, height: 800 })
+        await check({ url, width, language, response })
+      }
+    }
+  }
 }

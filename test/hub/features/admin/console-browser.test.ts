@@ -3,16 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { issueSetupToken } from '../../../../src/hub/features/admin/setup.js'
 import { createAuditTrail } from '../../../../src/hub/kernel/audit/repository.js'
 import { createMailQueue } from '../../../../src/hub/kernel/mail/queue.js'
-import { chromiumUnderTest, seriousAccessibilityViolations } from '../../../helpers/browser.js'
+import { chromiumUnderTest, seriousAccessibilityViolations, visitInEveryLanguageAndWidth } from '../../../helpers/browser.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { forgetRecentSignIns } from '../../../helpers/administrators.js'
 import { GOOD_PASSWORD, signUpAndLogIn } from '../../../helpers/hub-app.js'
 import { useCheckedTabs, useHubInBrowser } from '../../../helpers/hub-in-browser.js'
 
 const withChromium = chromiumUnderTest()
-
-/** A phone narrower than most (360 px) and a desktop. */
-const WIDTHS = [360, 1280] as const
 
 /** Text people typed, with no space to break at. */
 const LONG_LOCAL_PART = 'l'.repeat(60)
@@ -107,23 +104,16 @@ describe.skipIf(!withChromium)('the administrator’s console in a browser', { t
     const pages = [...sections, '/admin/activity?type=password.changed', `/admin/activity?account=${encodeURIComponent(`member-0-${LONG_LOCAL_PART}-${process.pid}@example.com`)}`, '/admin/confirm?next=%2Fadmin%2Fqueues']
 
     const problems: string[] = []
-    for (const language of ['en', 'es'] as const) {
-      await tab.context().addCookies([{ name: 'lang', value: language, domain: '127.0.0.1', path: '/' }])
-      for (const width of WIDTHS) {
-        await tab.setViewportSize({ width, height: 800 })
-        for (const url of pages) {
-          const response = await tab.goto(url)
-          const where = `${url} at ${String(width)} px in ${language}`
-          if (response?.status() !== 200) problems.push(`${where}: ${String(response?.status())}`)
-          expect(await tab.locator('html').getAttribute('lang'), where).toBe(language)
-          const { scrollWidth, innerWidth } = await tab.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
-          if (scrollWidth > innerWidth) problems.push(`${where}: ${String(scrollWidth)} px wide`)
-          const violations = await seriousAccessibilityViolations(tab)
-          if (violations.length > 0) problems.push(`${where}: ${JSON.stringify(violations)}`)
-          if ((await tab.locator('nav.console-navigation').count()) === 0) problems.push(`${where}: no console navigation`)
-        }
-      }
-    }
+    await visitInEveryLanguageAndWidth(tab, pages, async ({ url, width, language, response }) => {
+      const where = `${url} at ${String(width)} px in ${language}`
+      if (response?.status() !== 200) problems.push(`${where}: ${String(response?.status())}`)
+      expect(await tab.locator('html').getAttribute('lang'), where).toBe(language)
+      const { scrollWidth, innerWidth } = await tab.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
+      if (scrollWidth > innerWidth) problems.push(`${where}: ${String(scrollWidth)} px wide`)
+      const violations = await seriousAccessibilityViolations(tab)
+      if (violations.length > 0) problems.push(`${where}: ${JSON.stringify(violations)}`)
+      if ((await tab.locator('nav.console-navigation').count()) === 0) problems.push(`${where}: no console navigation`)
+    })
     expect(problems).toEqual([])
 
     // The lists show what was seeded.

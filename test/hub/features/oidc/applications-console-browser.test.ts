@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { chromiumUnderTest, recordCspViolations, seriousAccessibilityViolations } from '../../../helpers/browser.js'
+import { chromiumUnderTest, recordCspViolations, seriousAccessibilityViolations, visitInEveryLanguageAndWidth } from '../../../helpers/browser.js'
 import { makeAdministrator } from '../../../helpers/administrators.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { GOOD_PASSWORD } from '../../../helpers/hub-app.js'
@@ -70,17 +70,11 @@ describe.skipIf(!withChromium)('the console’s Applications section in Chromium
     await tab.goto('/admin/applications')
     expect(await tab.content()).not.toContain(secret)
 
-    for (const language of ['en', 'es'] as const) {
-      await tab.context().addCookies([{ name: 'lang', value: language, url: suite.origin }])
-      for (const width of [360, 1280]) {
-        await tab.setViewportSize({ width, height: 800 })
-        for (const path of ['/admin/applications', '/admin/applications/photo-album', '/admin/applications/photo-album/remove']) {
-          await tab.goto(path)
-          expect(await tab.locator('html').getAttribute('lang')).toBe(language)
-          problems.push(...(await problemsOf(tab, `${path} at ${width} px in ${language}`)))
-        }
-      }
-    }
+    const pages = ['/admin/applications', '/admin/applications/photo-album', '/admin/applications/photo-album/remove']
+    await visitInEveryLanguageAndWidth(tab, pages, async ({ url, width, language }) => {
+      expect(await tab.locator('html').getAttribute('lang')).toBe(language)
+      problems.push(...(await problemsOf(tab, `${url} at ${width} px in ${language}`)))
+    })
     await tab.context().addCookies([{ name: 'lang', value: 'en', url: suite.origin }])
     await tab.setViewportSize({ width: 360, height: 800 })
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeAdministrator } from '../../../helpers/administrators.js'
-import { chromiumUnderTest, keepScreenshots, recordCspViolations, seriousAccessibilityViolations } from '../../../helpers/browser.js'
+import { chromiumUnderTest, keepScreenshots, recordCspViolations, seriousAccessibilityViolations, visitInEveryLanguageAndWidth } from '../../../helpers/browser.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { GOOD_PASSWORD } from '../../../helpers/hub-app.js'
 import { useHubInBrowser } from '../../../helpers/hub-in-browser.js'
@@ -66,17 +66,10 @@ describe.skipIf(!withChromium)('the console’s Users section in a browser', { t
     await tab.getByRole('button', { name: 'Sign in', exact: true }).click()
     await tab.waitForURL('**/admin/users')
 
-    for (const lang of ['en', 'es'] as const) {
-      await context.addCookies([{ name: 'lang', value: lang, url: hub.origin }])
-      for (const width of [360, 1280]) {
-        await tab.setViewportSize({ width, height: 800 })
-        await tab.goto('/admin/users')
-        expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe(lang === 'en' ? 'Users' : 'Usuarios')
-        await expectFits(width)
-        await tab.goto(`/admin/users/${personId}`)
-        await expectFits(width)
-      }
-    }
+    await visitInEveryLanguageAndWidth(tab, ['/admin/users', `/admin/users/${personId}`], async ({ url, width, language }) => {
+      if (url === '/admin/users') expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe(language === 'en' ? 'Users' : 'Usuarios')
+      await expectFits(width)
+    })
     await context.addCookies([{ name: 'lang', value: 'en', url: hub.origin }])
   })
 

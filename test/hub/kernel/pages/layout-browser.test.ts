@@ -9,7 +9,7 @@ import type { App } from '../../../../src/shared/http/server.js'
 import { createLogger } from '../../../../src/shared/logging.js'
 import { remoteHubKeys } from '../../../../src/shared/sso/token-verifier.js'
 import { registerTasksClient } from '../../../../src/tasks/web/hub-client-registration.js'
-import { chromiumUnderTest, keepScreenshots, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../../helpers/browser.js'
+import { PAGE_WIDTHS, chromiumUnderTest, keepScreenshots, launchChromium, recordCspViolations, seriousAccessibilityViolations, visitInEveryLanguageAndWidth } from '../../../helpers/browser.js'
 import { databasesUnderTest } from '../../../helpers/databases.js'
 import { GOOD_PASSWORD } from '../../../helpers/hub-app.js'
 import { RP_CALLBACK, registerClient, useHubOnPort } from '../../../helpers/oidc-relying-party.js'
@@ -19,8 +19,6 @@ import { TEST_TASKS_CONFIG, buildTestTasksApp } from '../../../helpers/tasks-app
 
 const withChromium = chromiumUnderTest()
 
-/** A phone narrower than most (360 px) and a desktop. */
-const WIDTHS = [360, 1280] as const
 const SIGN_OUT = { en: 'Sign out', es: 'Cerrar sesión' } as const
 
 /** Text a person typed, with no space to break at: the longest each field takes. */
@@ -177,28 +175,25 @@ describe.skipIf(!withChromium)('every page of both services on a phone and a des
 
   async function visitEvery(on: Page, pages: { url: string; nav: boolean }[], shots: Record<string, string> = {}) {
     const problems: string[] = []
-    for (const language of ['en', 'es'] as const) {
-      // One cookie for both services: they share a host, and cookies ignore the port.
-      await on.context().addCookies([{ name: 'lang', value: language, domain: '127.0.0.1', path: '/' }])
-      for (const width of WIDTHS) {
-        await on.setViewportSize({ width, height: 800 })
-        for (const { url, nav } of pages) {
-          await on.goto(url)
-          const where = `${new URL(on.url()).pathname} at ${width} px in ${language}`
-          expect(await on.locator('html').getAttribute('lang'), where).toBe(language)
-          const measured = await measure(on, SIGN_OUT[language])
-          if (measured.scrollWidth > measured.innerWidth) problems.push(`${where}: ${measured.scrollWidth} px wide`)
-          if (nav) {
-            const box = measured.signOut
-            if (!box || !box.visible || box.left < 0 || box.right > measured.innerWidth) problems.push(`${where}: "${SIGN_OUT[language]}" off screen ${JSON.stringify(box)}`)
-          }
-          const violations = await seriousAccessibilityViolations(on)
-          if (violations.length > 0) problems.push(`${where}: ${JSON.stringify(violations)}`)
-          const shot = shots[new URL(url).pathname]
-          if (shot && width === 360 && language === 'en') await screenshot(on, shot)
+    const withNavigation = new Set(pages.filter(({ nav }) => nav).map(({ url }) => url))
+    await visitInEveryLanguageAndWidth(
+      on,
+      pages.map(({ url }) => url),
+      async ({ url, width, language }) => {
+        const where = `${new URL(on.url()).pathname} at ${width} px in ${language}`
+        expect(await on.locator('html').getAttribute('lang'), where).toBe(language)
+        const measured = await measure(on, SIGN_OUT[language])
+        if (measured.scrollWidth > measured.innerWidth) problems.push(`${where}: ${measured.scrollWidth} px wide`)
+        if (withNavigation.has(url)) {
+          const box = measured.signOut
+          if (!box || !box.visible || box.left < 0 || box.right > measured.innerWidth) problems.push(`${where}: "${SIGN_OUT[language]}" off screen ${JSON.stringify(box)}`)
         }
+        const violations = await seriousAccessibilityViolations(on)
+        if (violations.length > 0) problems.push(`${where}: ${JSON.stringify(violations)}`)
+        const shot = shots[new URL(url).pathname]
+        if (shot && width === 360 && language === 'en') await screenshot(on, shot)
       }
-    }
+    )
     expect(problems).toEqual([])
   }
 
@@ -236,7 +231,7 @@ describe.skipIf(!withChromium)('every page of both services on a phone and a des
     await away.clearCookies()
     await away.addCookies([{ name: 'lang', value: 'en', domain: '127.0.0.1', path: '/' }])
 
-    for (const width of WIDTHS) {
+    for (const width of PAGE_WIDTHS) {
       await tab.setViewportSize({ width, height: 800 })
       await tab.goto('/login')
       await tab.locator('#email').fill(twoStepEmail)
