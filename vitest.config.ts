@@ -2,7 +2,7 @@ import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /** Test files that replace a module with `vi.mock`: the replacement must not meet a copy another file already loaded. */
-const MODULE_MOCKS = ['test/hub/kernel/accounts/accounts.test.ts', 'test/hub/kernel/accounts/dummy-hash.test.ts']
+export const MODULE_MOCKS = ['test/hub/kernel/accounts/accounts.test.ts', 'test/hub/kernel/accounts/dummy-hash.test.ts']
 /** Migrates once per project; every test database starts from the result. */
 const globalSetup = ['test/helpers/database-templates.ts']
 
