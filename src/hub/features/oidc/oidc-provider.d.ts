@@ -111,6 +111,11 @@ declare module 'oidc-provider' {
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void
     on(event: string, listener: (...args: unknown[]) => void): void
+    /** An interaction as stored, by its uid, whatever became of its session. */
+    Interaction: { find(uid: string): Promise<{ params: Record<string, unknown> } | undefined> }
+    cookieName(type: 'interaction' | 'resume' | 'session'): string
+    /** Koa's context of a request, for its cookies signed with the provider's keys. */
+    createContext(req: IncomingMessage, res: ServerResponse): { cookies: { get(name: string, options: { signed: boolean }): string | undefined } }
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>
     interactionResult(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<string>
     interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>

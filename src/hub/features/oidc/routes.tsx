@@ -211,7 +211,12 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
 
     /** The step the provider asks for: sign-in is the hub session; consent is asked of third-party clients only. */
     pages.get<{ Params: { uid: string } }>(`${OIDC_PATH_PREFIX}/interaction/:uid`, { schema: { hide, params: InteractionParams } }, async (request, reply) => {
-      const details = await interactionOf(request, reply)
+      const details = await interactionOf(request, reply).catch(async (error: unknown) => {
+        const again = await sameRequestAgain(request, reply)
+        if (again === undefined) throw error
+        return again
+      })
+      if (typeof details === 'string') return reply.redirect(details, 303)
       const hubSession = await hubSessionOf(request)
       if (!hubSession) return reply.redirect(loginPathReturningTo(interactionPath(details.uid)), 303)
       if (details.prompt.name === 'login' || details.session?.accountId !== hubSession.userId) {
@@ -291,6 +296,22 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
       if ((error as Error).name === 'SessionNotFound') throw badRequest(INTERACTION_NOT_FOUND)
       throw error
     }
+  }
+  /**
+   * The authorization request of an interaction the provider no longer answers for although it is
+   * stored and this browser started it: its provider session ended on the way (the round that ends
+   * the provider sessions of ended hub sessions ran between the request and this page), or now
+   * belongs to someone else. Sent again, the request meets the browser as it is now: asked to sign
+   * in, rather than told to start again from the application. Undefined for any other interaction.
+   */
+  const sameRequestAgain = async (request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<string | undefined> => {
+    const loaded = await provider()
+    // The interaction cookie, signed with the provider's keys, names the one this browser started.
+    const started = loaded.createContext(request.raw, reply.raw).cookies.get(loaded.cookieName('interaction'), { signed: true })
+    const interaction = started === request.params.uid ? await loaded.Interaction.find(started) : undefined
+    if (!interaction) return undefined
+    const params = Object.entries(interaction.params).filter((param): param is [string, string] => typeof param[1] === 'string')
+    return `${OIDC_PATH_PREFIX}/auth?${new URLSearchParams(params).toString()}`
   }
   const finish = async (request: FastifyRequest, reply: FastifyReply, details: InteractionDetails, result: Record<string, unknown>) => {
     const next = await (await provider()).interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: details.prompt.name !== 'login' })

@@ -240,6 +240,27 @@ describe.each(databasesUnderTest())('OpenID Connect provider, code flow with ope
     expect(page?.url).toMatch(/\/login\?next=/)
   })
 
+  it('asks to sign in, not to start again, when the provider session ends between the authorization request and the sign-in step', async () => {
+    const browser = new CookieBrowser(hub.issuer)
+    const userId = await browser.signUpAndIn(uniqueEmail('oidc'))
+    await codeFlow(firstParty, browser)
+    const csrf = browser.cookies.get('service-csrf-token') ?? ''
+    expect((await browser.request(`${hub.issuer}/api/auth/refresh`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } })).status).toBe(204)
+    const request = await authorizationRequest(firstParty)
+    const toSignInStep = await browser.request(request.url.href)
+    const signInStep = toSignInStep.headers.get('location') ?? ''
+    expect(signInStep).toMatch(/\/oidc\/interaction\//)
+    // What the round that ends the provider sessions of ended hub sessions does, come in between.
+    await hub.handle.db.deleteFrom('oidcProviderRecords').where('model', '=', 'Session').where('accountId', '=', userId).execute()
+    const { page } = await browser.follow(signInStep)
+    expect(page?.url).toMatch(/\/login\?next=/)
+    // Signed in again, the same request from the application carries on to its callback.
+    await browser.signUpAndIn(uniqueEmail('oidc'))
+    const { left } = await browser.follow(new URL(page?.url ?? '').searchParams.get('next') ?? '')
+    expect(left?.searchParams.get('state')).toBe(request.url.searchParams.get('state'))
+    expect(left?.searchParams.get('code')).toBeTruthy()
+  })
+
   it('RP-initiated logout ends the hub session, and the back-channel logout reaches the application', async () => {
     const browser = new CookieBrowser(hub.issuer)
     const userId = await browser.signUpAndIn(uniqueEmail('oidc'))
