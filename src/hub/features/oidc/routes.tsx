@@ -211,12 +211,12 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
 
     /** The step the provider asks for: sign-in is the hub session; consent is asked of third-party clients only. */
     pages.get<{ Params: { uid: string } }>(`${OIDC_PATH_PREFIX}/interaction/:uid`, { schema: { hide, params: InteractionParams } }, async (request, reply) => {
-      const details = await interactionOf(request, reply).catch(async (error: unknown) => {
+      const details = await providerInteraction(request, reply)
+      if (!details) {
         const again = await sameRequestAgain(request, reply)
-        if (again === undefined) throw error
-        return again
-      })
-      if (typeof details === 'string') return reply.redirect(details, 303)
+        if (again === undefined) throw badRequest(INTERACTION_NOT_FOUND)
+        return reply.redirect(again, 303)
+      }
       const hubSession = await hubSessionOf(request)
       if (!hubSession) return reply.redirect(loginPathReturningTo(interactionPath(details.uid)), 303)
       if (details.prompt.name === 'login' || details.session?.accountId !== hubSession.userId) {
@@ -288,14 +288,23 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     )
   })
 
-  /** The sign-in step this browser is in: its interaction cookie names it, and only on this path. */
-  const interactionOf = async (request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails> => {
+  /**
+   * The sign-in step this browser is in: its interaction cookie names it, and only on this path.
+   * Undefined when the provider answers for none (no cookie, no such interaction, or its session
+   * gone or changed hands).
+   */
+  const providerInteraction = async (request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails | undefined> => {
     try {
       return await (await provider()).interactionDetails(request.raw, reply.raw)
     } catch (error) {
-      if ((error as Error).name === 'SessionNotFound') throw badRequest(INTERACTION_NOT_FOUND)
+      if ((error as Error).name === 'SessionNotFound') return undefined
       throw error
     }
+  }
+  const interactionOf = async (request: FastifyRequest, reply: FastifyReply): Promise<InteractionDetails> => {
+    const details = await providerInteraction(request, reply)
+    if (!details) throw badRequest(INTERACTION_NOT_FOUND)
+    return details
   }
   /**
    * The authorization request of an interaction the provider no longer answers for although it is

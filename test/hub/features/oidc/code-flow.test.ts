@@ -252,6 +252,9 @@ describe.each(databasesUnderTest())('OpenID Connect provider, code flow with ope
     expect(signInStep).toMatch(/\/oidc\/interaction\//)
     // What the round that ends the provider sessions of ended hub sessions does, come in between.
     await hub.handle.db.deleteFrom('oidcProviderRecords').where('model', '=', 'Session').where('accountId', '=', userId).execute()
+    // Only the browser that started it is sent round again: another is still told to start from the application.
+    const stranger = await new CookieBrowser(hub.issuer).request(new URL(signInStep, hub.issuer).href)
+    expect([stranger.status, await stranger.json()]).toEqual([400, { error: INTERACTION_NOT_FOUND }])
     const { page } = await browser.follow(signInStep)
     expect(page?.url).toMatch(/\/login\?next=/)
     // Signed in again, the same request from the application carries on to its callback.
