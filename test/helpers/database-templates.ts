@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely'
+import { CamelCasePlugin, Kysely } from 'kysely'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase } from '../../src/shared/database/connect.js'
 import { migrateToLatest } from '../../src/shared/database/migrate.js'
+import { SearchPathPostgresDialect } from '../../src/shared/database/search-path-introspector.js'
 
 /**
  * The suite opens a few hundred databases, and running every migration for each one was a
@@ -57,9 +58,9 @@ export async function migratedSqliteFile(): Promise<Buffer> {
 export async function postgresMigrationScript(databaseUrl: string): Promise<string> {
   const scratch = `hearth_template_${process.pid}_${randomBytes(4).toString('hex')}`
   const writes: string[] = []
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: `-c search_path=${scratch} -c max_parallel_workers_per_gather=0` })
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: `-c search_path=${scratch}` })
   const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new SearchPathPostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
     log(event) {
       if (event.level !== 'query') return

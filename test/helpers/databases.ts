@@ -89,15 +89,10 @@ async function withAdminClient<T>(databaseUrl: string, work: (client: pg.Client)
   }
 }
 
-/**
- * A URL whose connections work in `schema`, for a service or command started with DATABASE_URL.
- * Without parallel workers, as openDatabase's own schema connections: on a catalogue holding every
- * concurrent test file's schema, a worker's look-up fails now and then with "schema ... does not
- * exist" for a schema another file is dropping (seen in CI).
- */
+/** A URL whose connections work in `schema`, for a service or command started with DATABASE_URL. */
 export function databaseUrlInSchema(databaseUrl: string, schema: string): URL {
   const url = new URL(databaseUrl)
-  url.searchParams.set('options', `-c search_path=${schema} -c max_parallel_workers_per_gather=0`)
+  url.searchParams.set('options', `-c search_path=${schema}`)
   return url
 }
 

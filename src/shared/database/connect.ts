@@ -2,10 +2,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import { LRUCache } from 'lru-cache'
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely'
 import type pg from 'pg'
 import type { Logger } from '../logging.js'
 import { outageReason } from './availability.js'
+import { SearchPathPostgresDialect } from './search-path-introspector.js'
 import type { Database } from './schema.js'
 
 export type DatabaseDialect = 'sqlite' | 'postgres'
@@ -49,16 +50,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
         // Finds a connection whose server or network went away while it sat idle.
         keepAlive: true,
-        // A schema of its own shares the database with others (one per test run): on a catalogue that
-        // large the Migrator's look-up runs in parallel workers, which fail with "schema does not
-        // exist" for the session's own search_path now and then (seen in CI). Our queries are small;
-        // a worker buys them nothing.
-        ...(options.schema ? { options: `-c search_path=${options.schema} -c max_parallel_workers_per_gather=0` } : {})
+        ...(options.schema ? { options: `-c search_path=${options.schema}` } : {})
       })
       replaceLostConnections(created, options.logger)
       return created
     }
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins }), dialect: 'postgres' }
+    return { db: new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }), plugins }), dialect: 'postgres' }
   }
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const file = openOwnerOnly(path.join(options.dataDir, SQLITE_DATABASE_FILE))
