@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { type Browser, type Page, type Response, chromium } from 'playwright-core'
+import { type Browser, type Page, type Request, type Response, chromium } from 'playwright-core'
 
 /** Debian's Chromium; the tests never download a browser. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -79,6 +79,36 @@ export async function keepScreenshots(pages: Page[], testName: string): Promise<
     const text = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
     console.error(`[${testName}] page ${index} at ${page.url()}:\n${text.slice(0, 600)}`)
   }
+}
+
+/**
+ * The page's last documents and fetches, request and answer, kept for a failure's own message:
+ * CI keeps the end of its log, where the failures are summed up, and not what a test printed.
+ */
+export function recordRequestTrail(page: Page): string[] {
+  const trail: string[] = []
+  const keep = (line: string) => {
+    trail.push(line)
+    if (trail.length > 24) trail.shift()
+  }
+  const followed = (request: Request) => ['document', 'fetch'].includes(request.resourceType())
+  page.on('request', (request) => {
+    if (followed(request)) keep(`-> ${request.method()} ${request.url()}`)
+  })
+  page.on('response', (response) => {
+    if (followed(response.request())) keep(`<- ${response.status()} ${response.url()} ${response.headers().location ?? ''}`)
+  })
+  page.on('requestfailed', (request) => {
+    if (followed(request)) keep(`xx ${request.url()}: ${request.failure()?.errorText ?? ''}`)
+  })
+  return trail
+}
+
+/** An error that says where the page is, what it shows and what it asked for last, after `error`. */
+export async function withWhereThePageIs(error: unknown, page: Page, trail: readonly string[], more = ''): Promise<Error> {
+  const text = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
+  const said = error instanceof Error ? error.message : String(error)
+  return new Error(`${said}\nThe page is at ${page.url()} and shows: ${text.slice(0, 400)}\nIts last requests:\n${trail.join('\n')}${more}`)
 }
 
 /**

@@ -4,7 +4,16 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { chromiumUnderTest, keepScreenshots, keyboardWalk, launchChromium, recordCspViolations, seriousAccessibilityViolations } from '../../helpers/browser.js'
+import {
+  chromiumUnderTest,
+  keepScreenshots,
+  keyboardWalk,
+  launchChromium,
+  recordCspViolations,
+  recordRequestTrail,
+  seriousAccessibilityViolations,
+  withWhereThePageIs
+} from '../../helpers/browser.js'
 import { GOOD_PASSWORD } from '../../helpers/hub-app.js'
 import { type ServerProcess, freePort, startBuilt, warningsOf } from '../../helpers/server-process.js'
 
@@ -22,6 +31,7 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
   let browser: Browser
   let context: BrowserContext
   let page: Page
+  let trail: string[]
   let dataDir: string
   const cspViolations: string[] = []
   const email = `tasks-browser-${process.pid}@example.com`
@@ -48,6 +58,7 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     browser = await launchChromium()
     context = await browser.newContext({ baseURL: hub.url, locale: 'en-US' })
     page = await context.newPage()
+    trail = recordRequestTrail(page)
     await recordCspViolations(page, cspViolations)
   })
 
@@ -200,7 +211,9 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     const hubVisit = page.waitForRequest((request) => request.url().startsWith(`${hub.url}/oidc/auth`))
     await page.getByRole('form', { name: 'Status of “Fold the laundry”' }).getByRole('button', { name: 'Completed' }).click()
     await hubVisit
-    await page.waitForURL(`${tasks.url}/`)
+    await page.waitForURL(`${tasks.url}/`).catch(async (error: unknown) => {
+      throw await withWhereThePageIs(error, page, trail, `\nThe task manager's warnings: ${warningsOf(tasks).slice(-1_500)}\nThe hub's: ${warningsOf(hub).slice(-1_500)}`)
+    })
     expect(await heading()).toBe('Your tasks')
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(false)
   })
