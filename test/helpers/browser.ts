@@ -81,34 +81,53 @@ export async function keepScreenshots(pages: Page[], testName: string): Promise<
   }
 }
 
+/** What the page asked for and what happened to it, for a failure's own message. */
+export interface RequestTrail {
+  /** The last events, oldest first: requests, answers, failures, navigations and load events. */
+  events: string[]
+  /** Requests sent and not yet answered or failed. */
+  waiting: Set<Request>
+}
+
 /**
- * The page's last documents and fetches, request and answer, kept for a failure's own message:
- * CI keeps the end of its log, where the failures are summed up, and not what a test printed.
+ * Records the page's requests, answers, navigations and load events, kept for a failure's own
+ * message: CI keeps the end of its log, where the failures are summed up, and not what a test
+ * printed on the way.
  */
-export function recordRequestTrail(page: Page): string[] {
-  const trail: string[] = []
+export function recordRequestTrail(page: Page): RequestTrail {
+  const trail: RequestTrail = { events: [], waiting: new Set() }
+  const started = Date.now()
   const keep = (line: string) => {
-    trail.push(line)
-    if (trail.length > 24) trail.shift()
+    trail.events.push(`${String(Date.now() - started).padStart(7)} ms ${line}`)
+    if (trail.events.length > 30) trail.events.shift()
   }
-  const followed = (request: Request) => ['document', 'fetch'].includes(request.resourceType())
+  const shortUrl = (url: string) => url.slice(0, 160)
   page.on('request', (request) => {
-    if (followed(request)) keep(`-> ${request.method()} ${request.url()}`)
+    trail.waiting.add(request)
+    keep(`-> ${request.method()} ${shortUrl(request.url())} (${request.resourceType()})`)
   })
-  page.on('response', (response) => {
-    if (followed(response.request())) keep(`<- ${response.status()} ${response.url()} ${response.headers().location ?? ''}`)
-  })
+  page.on('response', (response) => keep(`<- ${response.status()} ${shortUrl(response.url())} ${shortUrl(response.headers().location ?? '')}`))
+  page.on('requestfinished', (request) => trail.waiting.delete(request))
   page.on('requestfailed', (request) => {
-    if (followed(request)) keep(`xx ${request.url()}: ${request.failure()?.errorText ?? ''}`)
+    trail.waiting.delete(request)
+    keep(`xx ${shortUrl(request.url())}: ${request.failure()?.errorText ?? ''}`)
   })
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) keep(`navigated to ${shortUrl(frame.url())}`)
+  })
+  page.on('domcontentloaded', () => keep('DOMContentLoaded'))
+  page.on('load', () => keep('load'))
   return trail
 }
 
-/** An error that says where the page is, what it shows and what it asked for last, after `error`. */
-export async function withWhereThePageIs(error: unknown, page: Page, trail: readonly string[], more = ''): Promise<Error> {
+/** An error that says, after `error`'s message, where the page is, what it shows, and its trail. */
+export async function withWhereThePageIs(error: unknown, page: Page, trail: RequestTrail, more = ''): Promise<Error> {
   const text = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
   const said = error instanceof Error ? error.message : String(error)
-  return new Error(`${said}\nThe page is at ${page.url()} and shows: ${text.slice(0, 400)}\nIts last requests:\n${trail.join('\n')}${more}`)
+  const waiting = [...trail.waiting].map((request) => `${request.method()} ${request.url().slice(0, 160)}`)
+  return new Error(
+    `${said}\nThe page is at ${page.url()} and shows: ${text.slice(0, 300)}\nStill waiting for: ${waiting.join(', ') || 'nothing'}\nIts last events:\n${trail.events.join('\n')}${more}`
+  )
 }
 
 /**

@@ -48,6 +48,20 @@ export function warningsOf(server: Pick<ServerProcess, 'output'>): string {
     .join('\n')
 }
 
+/** The service's last answered requests, a line each (method, path, status, time), for a failed test's report. */
+export function answeredRequestsOf(server: Pick<ServerProcess, 'output'>, count: number): string {
+  return server
+    .output()
+    .split('\n')
+    .flatMap((line) => {
+      if (!line.includes('"request completed"')) return []
+      const entry = JSON.parse(line) as { time: number; method: string; path: string; statusCode: number; responseTime: number }
+      return [`${new Date(entry.time).toISOString().slice(11, 23)} ${entry.method} ${entry.path} ${entry.statusCode} ${Math.round(entry.responseTime)} ms`]
+    })
+    .slice(-count)
+    .join('\n')
+}
+
 /** Starts a built service and waits until `healthPath` answers 200. */
 export async function startBuilt(entry: string, env: Record<string, string>, healthPath = '/health'): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()))

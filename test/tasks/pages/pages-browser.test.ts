@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
+  type RequestTrail,
   chromiumUnderTest,
   keepScreenshots,
   keyboardWalk,
@@ -15,7 +16,7 @@ import {
   withWhereThePageIs
 } from '../../helpers/browser.js'
 import { GOOD_PASSWORD } from '../../helpers/hub-app.js'
-import { type ServerProcess, freePort, startBuilt, warningsOf } from '../../helpers/server-process.js'
+import { type ServerProcess, answeredRequestsOf, freePort, startBuilt, warningsOf } from '../../helpers/server-process.js'
 
 const withChromium = chromiumUnderTest()
 const ROOT = path.resolve(import.meta.dirname, '../../..')
@@ -31,7 +32,7 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
   let browser: Browser
   let context: BrowserContext
   let page: Page
-  let trail: string[]
+  let trail: RequestTrail
   let dataDir: string
   const cspViolations: string[] = []
   const email = `tasks-browser-${process.pid}@example.com`
@@ -212,7 +213,10 @@ describe.skipIf(!withChromium)('the task manager’s pages in a browser, beside 
     await page.getByRole('form', { name: 'Status of “Fold the laundry”' }).getByRole('button', { name: 'Completed' }).click()
     await hubVisit
     await page.waitForURL(`${tasks.url}/`).catch(async (error: unknown) => {
-      throw await withWhereThePageIs(error, page, trail, `\nThe task manager's warnings: ${warningsOf(tasks).slice(-1_500)}\nThe hub's: ${warningsOf(hub).slice(-1_500)}`)
+      const services = Object.entries({ hub, tasks }).map(
+        ([name, server]) => `\nThe ${name}'s last answers:\n${answeredRequestsOf(server, 8)}\nIts warnings: ${warningsOf(server).slice(-1_000) || 'none'}`
+      )
+      throw await withWhereThePageIs(error, page, trail, services.join(''))
     })
     expect(await heading()).toBe('Your tasks')
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(false)
