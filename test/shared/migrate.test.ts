@@ -41,6 +41,46 @@ describe.each(databasesUnderTest())('migrations on $name', (database) => {
       await sql.raw(`drop schema ${freshSchema} cascade`).execute(handle.current.db)
     }
   })
+
+  // Kysely's own look-up read every schema of the database and failed on one dropped meanwhile
+  // ("schema … does not exist", about one look-up in seventy beside such drops; seen in CI).
+  if (database.name === 'postgres') it('look for their tables in their own schema only, so other schemas dropped meanwhile fail nothing', async () => {
+    const { db, databaseUrl, schema } = handle.current
+    const freshSchema = `${schema}_beside_drops`
+    await sql.raw(`create schema ${freshSchema}`).execute(db)
+    const fresh = openDatabase({ databaseUrl, dataDir: handle.current.dataDir, schema: freshSchema, maxConnections: 2 })
+    const others = openDatabase({ databaseUrl, dataDir: handle.current.dataDir, maxConnections: 1 })
+    let dropping = true
+    const comingAndGoing = (async () => {
+      try {
+        for (let round = 0; round < 40; round++) {
+          const other = `${schema}_other_${round}`
+          await sql.raw(`create schema ${other}; ${Array.from({ length: 10 }, (_, n) => `create table ${other}.t${n} (id serial primary key, note text)`).join('; ')}`).execute(others.db)
+          await sql.raw(`drop schema ${other} cascade`).execute(others.db)
+        }
+      } finally {
+        dropping = false
+      }
+    })()
+    try {
+      const migrating = migrateToLatest(fresh.db)
+      let lookUps = 0
+      while (dropping) {
+        const tables = await db.introspection.getTables({ withInternalKyselyTables: true })
+        expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([schema]))
+        lookUps++
+      }
+      await Promise.all([migrating, comingAndGoing])
+      expect(lookUps).toBeGreaterThan(20)
+      expect((await db.introspection.getTables()).map((table) => table.name)).not.toContain('kysely_migration')
+      const users = (await db.introspection.getTables()).find((table) => table.name === 'users')
+      expect(users?.columns.find((column) => column.name === 'email')).toMatchObject({ dataType: 'text', isNullable: false })
+    } finally {
+      await comingAndGoing
+      await Promise.all([fresh.db.destroy(), others.db.destroy()])
+      await sql.raw(`drop schema ${freshSchema} cascade`).execute(db)
+    }
+  })
 })
 
 const BUILT = path.resolve(import.meta.dirname, '../../dist/src/shared/database')
