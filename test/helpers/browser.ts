@@ -65,6 +65,11 @@ export async function seriousAccessibilityViolations(page: Page): Promise<{ rule
     .map((violation) => ({ rule: violation.id, targets: violation.nodes.map((node) => node.target.join(' ')) })))`)
 }
 
+/** What the page shows, for a failure's report; it may be gone or hung by then. */
+const visibleText = (page: Page): Promise<string> => page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
+/** An address short enough for a line of a report. */
+const shortUrl = (url: string) => url.slice(0, 160)
+
 /**
  * Keeps a screenshot of each page under test-results/, for a test that failed, and prints where
  * each page was and what it said: CI keeps the log, not the files.
@@ -76,8 +81,7 @@ export async function keepScreenshots(pages: Page[], testName: string): Promise<
   for (const [index, page] of pages.entries()) {
     if (page.isClosed()) continue
     await page.screenshot({ path: path.join(dir, `${base}-${index}.png`), fullPage: true }).catch(() => undefined)
-    const text = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
-    console.error(`[${testName}] page ${index} at ${page.url()}:\n${text.slice(0, 600)}`)
+    console.error(`[${testName}] page ${index} at ${page.url()}:\n${(await visibleText(page)).slice(0, 600)}`)
   }
 }
 
@@ -101,7 +105,6 @@ export function recordRequestTrail(page: Page): RequestTrail {
     trail.events.push(`${String(Date.now() - started).padStart(7)} ms ${line}`)
     if (trail.events.length > 30) trail.events.shift()
   }
-  const shortUrl = (url: string) => url.slice(0, 160)
   page.on('request', (request) => {
     trail.waiting.add(request)
     keep(`-> ${request.method()} ${shortUrl(request.url())} (${request.resourceType()})`)
@@ -122,11 +125,10 @@ export function recordRequestTrail(page: Page): RequestTrail {
 
 /** An error that says, after `error`'s message, where the page is, what it shows, and its trail. */
 export async function withWhereThePageIs(error: unknown, page: Page, trail: RequestTrail, more = ''): Promise<Error> {
-  const text = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no text)')
   const said = error instanceof Error ? error.message : String(error)
-  const waiting = [...trail.waiting].map((request) => `${request.method()} ${request.url().slice(0, 160)}`)
+  const waiting = [...trail.waiting].map((request) => `${request.method()} ${shortUrl(request.url())}`)
   return new Error(
-    `${said}\nThe page is at ${page.url()} and shows: ${text.slice(0, 300)}\nStill waiting for: ${waiting.join(', ') || 'nothing'}\nIts last events:\n${trail.events.join('\n')}${more}`
+    `${said}\nThe page is at ${page.url()} and shows: ${(await visibleText(page)).slice(0, 300)}\nStill waiting for: ${waiting.join(', ') || 'nothing'}\nIts last events:\n${trail.events.join('\n')}${more}`
   )
 }
 
