@@ -23,6 +23,7 @@ import { AUTH_COOKIE } from './kernel/http/cookies.js'
 import { composeFeatures, registerFeatures } from './kernel/feature.js'
 import { type KernelDependencies, buildKernel } from './kernel/kernel.js'
 import { csrf } from './kernel/pipeline/csrf.js'
+import { fixedDocuments } from './kernel/pipeline/fixed-documents.js'
 import { loopbackHosts } from './kernel/pipeline/loopback-hosts.js'
 import { roleStage } from './kernel/pipeline/role.js'
 import { routeOptions } from './kernel/pipeline/route-options.js'
@@ -85,6 +86,8 @@ export async function buildHubApp(deps: HubAppDependencies): Promise<App> {
   await app.register(sessionStage, { sessions, now })
   await app.register(roleStage, { db: kernel.db })
   await app.register(sensitiveChangeStage, { recentSignIn: kernel.recentSignIn, users: kernel.users })
+  // Last: it records what every stage above made of a fixed document, and replays it before them.
+  await app.register(fixedDocuments)
   // Each route states in its options what the pipeline asks of it (a session, no CSRF header). The
   // account's space, which several features add to, and re-authentication's, with any provider:
   // signed out, a path there that matches no route answers 401 like the routes.

@@ -14,7 +14,7 @@ import { malformedRequestAnswer } from './malformed-requests.js'
 import { type OpenApiOptions, openApi } from './openapi.js'
 import { serializersCompiledOnFirstUse } from './serialization.js'
 import { formatSchemaErrors, validatorCompiler } from './validation.js'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type IncomingMessage, type ServerResponse, createServer as createHttpServer } from 'node:http'
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger, TypeBoxTypeProvider>
 
@@ -45,6 +45,9 @@ export interface ServerOptions {
 /** Sets what every response carries on a reply Fastify answers before any hook has run. */
 export type FrameworkErrorHook = (request: FastifyRequest, reply: FastifyReply) => void
 
+/** Answers a request before Fastify routes it and says so, or returns false and leaves it to Fastify. */
+export type AnswerBeforeRouting = (request: IncomingMessage, response: ServerResponse) => boolean
+
 declare module 'fastify' {
   interface FastifyInstance {
     /**
@@ -58,6 +61,12 @@ declare module 'fastify' {
      * added later is covered without anyone listing it.
      */
     readonly registeredRoutes: readonly RegisteredRoute[]
+    /**
+     * Lets `answer` take each request first, before routing and every hook (so before the request
+     * log too), until the server starts closing. For answers recorded from the app's own, not for
+     * rules of their own: see the hub's `fixed-documents.ts`.
+     */
+    answerBeforeRouting(answer: AnswerBeforeRouting): void
   }
 }
 
@@ -69,6 +78,10 @@ export interface RegisteredRoute {
 /** The Fastify base both services share: validation, `{ error }` bodies, request ids, no-store, OpenAPI. */
 export async function createServer(options: ServerOptions): Promise<App> {
   const frameworkErrorHooks: FrameworkErrorHook[] = []
+  const answersBeforeRouting: AnswerBeforeRouting[] = []
+  // A request still in flight when the server starts closing is answered, then its keep-alive
+  // connection ends with it: otherwise the close waits out the client's idle connection.
+  let closing = false
   const app = Fastify({
     loggerInstance: options.logger,
     genReqId: requestIdFor,
@@ -78,6 +91,15 @@ export async function createServer(options: ServerOptions): Promise<App> {
     schemaController: { compilersFactory: { buildSerializer: serializersCompiledOnFirstUse } },
     trustProxy: options.trustedProxies?.length ? options.trustedProxies : false,
     clientErrorHandler: malformedRequestAnswer(options.logger, options.malformedRequestHeaders ?? (() => ({}))),
+    // Fastify's own server, with its timeouts as Fastify would set them, that offers each request to
+    // the answers before routing first.
+    serverFactory: (handler, { keepAliveTimeout, requestTimeout, connectionTimeout }) => {
+      const server = createHttpServer((request, response) => {
+        if (closing || !answersBeforeRouting.some((answer) => answer(request, response))) handler(request, response)
+      })
+      Object.assign(server, { keepAliveTimeout, requestTimeout })
+      return server.setTimeout(connectionTimeout as number)
+    },
     // Errors raised before routing (a malformed URL such as `/tasks/%`) keep the `{ error }` shape,
     // the request id and whatever the app's plugins put on every response.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -90,6 +112,9 @@ export async function createServer(options: ServerOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.decorate('addFrameworkErrorHook', (hook: FrameworkErrorHook) => {
     frameworkErrorHooks.push(hook)
+  })
+  app.decorate('answerBeforeRouting', (answer: AnswerBeforeRouting) => {
+    answersBeforeRouting.push(answer)
   })
   const registeredRoutes: RegisteredRoute[] = []
   app.decorate('registeredRoutes', registeredRoutes)
@@ -106,9 +131,6 @@ export async function createServer(options: ServerOptions): Promise<App> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done)
   )
-  // A request still in flight when the server starts closing is answered, then its keep-alive
-  // connection ends with it: otherwise the close waits out the client's idle connection.
-  let closing = false
   app.addHook('preClose', async () => {
     closing = true
   })

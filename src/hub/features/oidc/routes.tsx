@@ -96,8 +96,15 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     })
   }
 
-  let current: { keys: string; provider: Provider; handle: ReturnType<Provider['callback']>; discovery?: Promise<DiscoveryDocument> } | undefined
+  let current:
+    | { keys: string; provider: Provider; handle: ReturnType<Provider['callback']>; discovery?: Promise<DiscoveryDocument>; rendered?: DiscoveryDocument }
+    | undefined
   let library: OidcProviderLibrary | undefined
+  const currentKeyIds = () =>
+    keyring
+      .privateJwks(now())
+      .map((key) => key.kid)
+      .join(' ')
   /**
    * oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in
    * the database). The library itself is imported by the first request that needs a provider.
@@ -107,10 +114,7 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
       library = await loadOidcProvider()
       for (const { text, reviewed } of library.notices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
     }
-    const keys = keyring
-      .privateJwks(now())
-      .map((key) => key.kid)
-      .join(' ')
+    const keys = currentKeyIds()
     if (current?.keys !== keys) {
       const built = providerWithHubHooks(library)
       current = { keys, provider: built, handle: built.callback() }
@@ -122,10 +126,13 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   const discoveryDocument = async (): Promise<DiscoveryDocument> => {
     const built = await currentProvider()
     // A failed rendering is not kept: the next request tries again.
-    built.discovery ??= renderDiscovery(built.handle, options.issuer).catch((error: unknown) => {
-      built.discovery = undefined
-      throw error
-    })
+    built.discovery ??= renderDiscovery(built.handle, options.issuer).then(
+      (rendered) => (built.rendered = rendered),
+      (error: unknown) => {
+        built.discovery = undefined
+        throw error
+      }
+    )
     return built.discovery
   }
   app.addHook('onClose', startEndingProviderSessionsOfEndedHubSessions({ db: options.db, provider, logger: app.log, now }))
@@ -193,8 +200,11 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     endpoints.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined))
     // A fixed document, written by the provider once per key set and sent from memory (issue 32):
     // an ordinary hub route, so the Host check, security headers, CORS and request id apply as to
-    // any other; `no-store` as the provider's endpoints have always been sent.
-    endpoints.get(DISCOVERY_PATH, { schema: { hide } }, async (_request, reply) => {
+    // any other; `no-store` as the provider's endpoints have always been sent. Its answer is then
+    // replayed before routing while the provider that wrote it is the current one
+    // (kernel/pipeline/fixed-documents.ts).
+    const renderedDiscovery = () => (current?.keys === currentKeyIds() ? current.rendered : undefined)
+    endpoints.get(DISCOVERY_PATH, { schema: { hide }, config: { fixedDocument: renderedDiscovery } }, async (_request, reply) => {
       const { body, contentType } = await discoveryDocument()
       return reply.header('cache-control', 'no-store').type(contentType).send(body)
     })

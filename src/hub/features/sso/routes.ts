@@ -57,7 +57,11 @@ export async function ssoRoutes(app: App, { keyring, issuer, apps, identityOf, a
   let written: { jwks: ReturnType<Keyring['publicJwks']>; body: string } | undefined
   app.get(
     '/.well-known/jwks.json',
-    { schema: { summary: "The public keys that verify the hub's tokens", tags: ['sso'], response: { 200: Jwks } } },
+    {
+      schema: { summary: "The public keys that verify the hub's tokens", tags: ['sso'], response: { 200: Jwks } },
+      // Replayed before routing while the published set stays the same object (kernel/pipeline/fixed-documents.ts).
+      config: { fixedDocument: () => keyring.publicJwks(now()) }
+    },
     async (_request, reply) => {
       // Sent from memory (issue 32): written again only when the keyring's published set is a new
       // object, at a rotation or when a retired key's retention ends. The schema above documents it.

@@ -52,6 +52,27 @@ export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.
   'x-xss-protection': '0'
 })
 
+/**
+ * The static headers that govern only a page a browser renders: how it refers, opens, isolates and
+ * prefetches, and the browser features of old (the XSS auditor, IE's downloads, Flash's policies),
+ * and who may embed it. On a public JSON document, read by an application's server, they do
+ * nothing; a replayed fixed document (`pipeline/fixed-documents.ts`) leaves them out and keeps
+ * HSTS, `nosniff` and `X-Frame-Options`, with NOT_A_PAGE_CSP for its policy.
+ */
+export const PAGE_ONLY_SECURITY_HEADERS: ReadonlySet<string> = new Set([
+  'referrer-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection'
+])
+
+/** The policy of an answer that is never a page: it may load nothing and nothing may frame it. */
+export const NOT_A_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'"
+
 /** The headers every hub response carries: the CSP with this response's nonces, and the static ones. */
 export function securityHeaders(nonce: CspNonce): Record<string, string> {
   return { 'content-security-policy': contentSecurityPolicy(nonce), ...STATIC_SECURITY_HEADERS }

@@ -63,9 +63,10 @@ describe.each(databasesUnderTest())('OpenID Connect provider, code flow with ope
     expect(metadata.backchannel_logout_supported).toBe(true)
     expect(metadata.pushed_authorization_request_endpoint).toBe(`${hub.issuer}/oidc/request`)
 
-    // Through the hub's pipeline: its security headers and request id, not cached.
+    // The pipeline's answer, replayed (kernel/pipeline/fixed-documents.ts): a JSON document's security headers and its own request id, not cached.
     const discovery = await fetch(`${hub.issuer}/.well-known/openid-configuration`)
-    expect(discovery.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(discovery.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'")
+    expect(discovery.headers.get('x-content-type-options')).toBe('nosniff')
     expect(discovery.headers.get('x-request-id')).toBeTruthy()
     expect(discovery.headers.get('cache-control')).toBe('no-store')
   })
