@@ -97,14 +97,17 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
   }
 
   let current:
-    | { keys: string; provider: Provider; handle: ReturnType<Provider['callback']>; discovery?: Promise<DiscoveryDocument>; rendered?: DiscoveryDocument }
+    | {
+        keys: string
+        provider: Provider
+        handle: ReturnType<Provider['callback']>
+        discovery?: Promise<DiscoveryDocument>
+        rendered?: DiscoveryDocument
+        /** The keyring's published set when this provider was last asked for: the same object until the keys change. */
+        published: object
+      }
     | undefined
   let library: OidcProviderLibrary | undefined
-  const currentKeyIds = () =>
-    keyring
-      .privateJwks(now())
-      .map((key) => key.kid)
-      .join(' ')
   /**
    * oidc-provider reads its keys once: a rotated keyring gets a new provider (its state is all in
    * the database). The library itself is imported by the first request that needs a provider.
@@ -114,11 +117,16 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
       library = await loadOidcProvider()
       for (const { text, reviewed } of library.notices) app.log[reviewed ? 'debug' : 'warn']({ library: 'oidc-provider' }, text)
     }
-    const keys = currentKeyIds()
+    const published = keyring.publicJwks(now())
+    const keys = keyring
+      .privateJwks(now())
+      .map((key) => key.kid)
+      .join(' ')
     if (current?.keys !== keys) {
       const built = providerWithHubHooks(library)
-      current = { keys, provider: built, handle: built.callback() }
+      current = { keys, provider: built, handle: built.callback(), published }
     }
+    current.published = published
     return current
   }
   const provider = async (): Promise<Provider> => (await currentProvider()).provider
@@ -203,7 +211,7 @@ export async function oidcProviderRoutes(app: App, options: OidcProviderRoutesOp
     // any other; `no-store` as the provider's endpoints have always been sent. Its answer is then
     // replayed before routing while the provider that wrote it is the current one
     // (kernel/pipeline/fixed-documents.ts).
-    const renderedDiscovery = () => (current?.keys === currentKeyIds() ? current.rendered : undefined)
+    const renderedDiscovery = () => (current?.published === keyring.publicJwks(now()) ? current.rendered : undefined)
     endpoints.get(DISCOVERY_PATH, { schema: { hide }, config: { fixedDocument: renderedDiscovery } }, async (_request, reply) => {
       const { body, contentType } = await discoveryDocument()
       return reply.header('cache-control', 'no-store').type(contentType).send(body)

@@ -99,7 +99,9 @@ describe.each(databasesUnderTest())('fixed documents replayed before routing (is
     const logged = loggedAnswers(path)
     const answer = await get(path, headers(), method)
     expect(answer.status).toBe(200)
-    expect(loggedAnswers(path)).toBe(logged + 1)
+    // Twice: the first such answer is not recorded for the next one either.
+    await get(path, headers(), method)
+    expect(loggedAnswers(path)).toBe(logged + 2)
     // Each is answered as the pipeline answers it, with the pages' headers.
     expect(answer.headers['cross-origin-opener-policy']).toBe('same-origin')
   })
