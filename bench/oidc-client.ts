@@ -89,13 +89,18 @@ export async function codeFlow(peer: OidcPeer, endpoints: Endpoints): Promise<To
   if (!callback?.href.startsWith(BENCH_CLIENT.redirectUri) || !code || callback.searchParams.get('state') !== proof.state) {
     throw new Error(`${peer.name} authorization answered ${response.status} ${location ?? ''}`)
   }
-  return tokenRequest(peer, endpoints, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: BENCH_CLIENT.redirectUri,
-    client_id: BENCH_CLIENT.id,
-    code_verifier: proof.verifier
-  })
+  const form = { grant_type: 'authorization_code', code, redirect_uri: BENCH_CLIENT.redirectUri, client_id: BENCH_CLIENT.id, code_verifier: proof.verifier }
+  try {
+    return await tokenRequest(peer, endpoints, form)
+  } catch (error) {
+    // Glewlwyd now and then does not find a code it has just written, under 8 loops on a busy
+    // machine even in WAL mode (see glewlwyd.ts): such a code is asked for once more, said on
+    // stderr, rather than ending the run. Any other refusal, or a second one, still ends it.
+    if (!(error instanceof Error) || !error.message.includes('"invalid_code"')) throw error
+    process.stderr.write(`${peer.name} did not find a code it had just issued (invalid_code); asking once more\n`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    return tokenRequest(peer, endpoints, form)
+  }
 }
 
 /** The refresh grant; the provider rotates the token, so the answer's refresh token is the next one to use. */
