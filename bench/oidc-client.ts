@@ -79,6 +79,25 @@ export async function signInBrowser(peer: OidcPeer): Promise<string> {
 
 /** Authorize (answered at once for the signed-in browser) → token, with PKCE S256, state and nonce. */
 export async function codeFlow(peer: OidcPeer, endpoints: Endpoints): Promise<Tokens> {
+  for (let retry = 1; ; retry++) {
+    try {
+      return await codeFlowOnce(peer, endpoints)
+    } catch (error) {
+      // Glewlwyd now and then fails to read a code it has just issued: its log says
+      // "validate_authorization_code - Error executing j_query", and it answers invalid_code. Seen
+      // in its first seconds on a busy machine, WAL mode or not (see glewlwyd.ts). Such a flow is
+      // begun again, up to three times 100 ms apart, each time said on stderr; any other refusal
+      // ends the run.
+      if (retry > CODE_FLOW_RETRIES || !(error instanceof Error) || !error.message.includes('"invalid_code"')) throw error
+      process.stderr.write(`${peer.name} did not find a code it had just issued (invalid_code); beginning the flow again (${retry}/${CODE_FLOW_RETRIES})\n`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
+const CODE_FLOW_RETRIES = 3
+
+async function codeFlowOnce(peer: OidcPeer, endpoints: Endpoints): Promise<Tokens> {
   const proof = pkce()
   const request = authorizationUrl(endpoints, peer, proof)
   const response = await fetch(request, { headers: { cookie: peer.browserCookie }, redirect: 'manual' })
@@ -89,18 +108,13 @@ export async function codeFlow(peer: OidcPeer, endpoints: Endpoints): Promise<To
   if (!callback?.href.startsWith(BENCH_CLIENT.redirectUri) || !code || callback.searchParams.get('state') !== proof.state) {
     throw new Error(`${peer.name} authorization answered ${response.status} ${location ?? ''}`)
   }
-  const form = { grant_type: 'authorization_code', code, redirect_uri: BENCH_CLIENT.redirectUri, client_id: BENCH_CLIENT.id, code_verifier: proof.verifier }
-  try {
-    return await tokenRequest(peer, endpoints, form)
-  } catch (error) {
-    // Glewlwyd now and then does not find a code it has just written, under 8 loops on a busy
-    // machine even in WAL mode (see glewlwyd.ts): such a code is asked for once more, said on
-    // stderr, rather than ending the run. Any other refusal, or a second one, still ends it.
-    if (!(error instanceof Error) || !error.message.includes('"invalid_code"')) throw error
-    process.stderr.write(`${peer.name} did not find a code it had just issued (invalid_code); asking once more\n`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    return tokenRequest(peer, endpoints, form)
-  }
+  return tokenRequest(peer, endpoints, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: BENCH_CLIENT.redirectUri,
+    client_id: BENCH_CLIENT.id,
+    code_verifier: proof.verifier
+  })
 }
 
 /** The refresh grant; the provider rotates the token, so the answer's refresh token is the next one to use. */
