@@ -33,6 +33,8 @@ describe('answers before routing (app.answerBeforeRouting)', () => {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as { port: number }
 
+    // The server is still one with Fastify's timeouts: its 72 s keep-alive, not node's 5 s.
+    expect(app.server.keepAliveTimeout).toBe(72_000)
     expect(await get(port, '/document')).toEqual({ status: 200, body: '{"from":"before routing"}' })
     expect((await get(port, '/elsewhere')).status).toBe(404)
     await app.close()
