@@ -21,6 +21,7 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
@@ -37,23 +38,24 @@ const INPUT_FILES = /^(package\.json|package-lock\.json|tsconfig[^/]*\.json)$/
 /** No build takes this long: a lock this old was left by a process that never released it. */
 const STALE_AFTER_MS = 10 * 60 * 1000
 const POLL_MS = 100
-/** The server bundle: each service's compiled entry point, and the file it becomes in SERVER_DIR. */
+/** The server bundle: each service's compiled entry point, and the file it becomes in a build's folder. */
 const SERVER_DIR = path.join(DIST, 'server')
 const SERVER_ENTRIES = { main: 'dist/src/main.js', hub: 'dist/src/hub/main.js', tasks: 'dist/src/tasks/main.js' }
-/** esbuild's record of which input went into which output; the footprint test reads it. */
+/** esbuild's record of which input went into which output, both bundles'; the footprint test reads it. */
 const SERVER_METAFILE = path.join(SERVER_DIR, 'meta.json')
 /**
- * Packages the bundle imports from node_modules at run time instead of containing them: native
+ * Packages the bundle requires from node_modules at run time instead of containing them: native
  * addons, whose .node file is found beside their JavaScript; @fastify/swagger-ui, which serves
  * its static files from its own `__dirname`; @fastify/cookie, whose `await import('cookie')` of a
  * CommonJS package loses the named export `stringifySetCookie` in esbuild's interop.
  */
 const SERVER_EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@fastify/swagger-ui', '@fastify/cookie']
-/**
- * The bundle is ESM; the CommonJS packages inside it call `require` for node's built-in modules
- * (esbuild's stand-in throws without one), so each output file gets its own.
- */
-const REQUIRE_BANNER = "import { createRequire as __hearthCreateRequire } from 'node:module'; const require = __hearthCreateRequire(import.meta.url);"
+/** A bare specifier (esbuild's filters are Go's regular expressions, without look-ahead); `node:` ones are left to node. */
+const BARE = /^[^./]/
+/** What a code cache is written with: the node flags every way of starting the services passes. */
+const NODE_FLAGS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).config?.nodeFlags ?? '').split(' ').filter(Boolean)
+/** A start that has not answered by then is a broken build. */
+const CODE_CACHE_TIMEOUT_MS = 60_000
 
 const force = process.argv.includes('--force')
 const say = (line) => process.stderr.write(`${line}\n`)
@@ -147,39 +149,119 @@ function run(command, args) {
 }
 
 /**
- * The three service entry points and everything they import from node_modules as one set of ES
- * modules (docs/performance.md, "Issue 32: the server as one bundle"): node then reads a few files
- * instead of resolving and compiling some 1,600, which halves the CPU the hub's start-up costs.
- * Code splitting keeps what the services import lazily (oidc-provider, pg, ioredis, stripe,
- * nodemailer, ...) in chunks of their own, loaded with their first use, and shares the code common
- * to the three entry points. Names are kept and whitespace too, so stack traces in the log stay
- * readable (minifying measured 3-5 MB less idle memory and no faster start); the source maps lead
- * back to src/ through tsc's own maps.
+ * The three service entry points, each with everything it imports from node_modules, as one
+ * CommonJS file that src/shared/bundle-runner.ts compiles with V8's code cache (docs/performance.md,
+ * "Issue 32: the server as one bundle" and "start-up from a code cache"). The libraries our code
+ * loads with `import()` where it first needs them (oidc-provider, pg, ioredis, stripe, nodemailer,
+ * ...) are files of their own under lazy/, required with that first use. Each build goes into a
+ * folder of its own; dist/server/main.js, hub.js and tasks.js, which start its bundles, are
+ * written once the code caches are. Names are kept and whitespace too, so stack traces in
+ * the log stay readable (minifying measured 3-5 MB less idle memory and no faster start); the
+ * source maps lead back to src/ through tsc's own maps.
  */
 async function bundleServer() {
   const { build } = await import('esbuild')
-  const previous = outputsOf(SERVER_METAFILE)
-  const { metafile } = await build({
-    absWorkingDir: ROOT,
+  const previous = new Set(outputsOf(SERVER_METAFILE).map((file) => path.relative(SERVER_DIR, file).split(path.sep)[0]))
+  const folder = path.join(SERVER_DIR, `build-${Date.now().toString(36)}`)
+  const lazyFileOf = (library) => `lazy/${library.replace(/^@/, '').replaceAll('/', '-')}.cjs`
+  const libraries = new Set()
+  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', external: SERVER_EXTERNAL, sourcemap: 'linked', metafile: true, logLevel: 'warning' }
+  const services = await build({
+    ...common,
     entryPoints: SERVER_ENTRIES,
-    outdir: SERVER_DIR,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: SERVER_EXTERNAL,
-    banner: { js: REQUIRE_BANNER },
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'warning'
+    outdir: folder,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // The bundle's `import()` of a lazily loaded library becomes a `require` of its file at that
+    // moment: a vm.Script's own import() is experimental in node 20 (src/shared/bundle-runner.ts).
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.dirname': '__dirname' },
+    plugins: [
+      {
+        name: 'lazily-loaded-libraries',
+        setup(build) {
+          // A library our own code imports with `import()`, which it loads with its feature's first use.
+          build.onResolve({ filter: BARE }, ({ path: library, kind, importer }) => {
+            if (kind !== 'dynamic-import' || library.startsWith('node:') || !importer.startsWith(path.join(DIST, 'src'))) return undefined
+            libraries.add(library)
+            return { path: library, namespace: 'lazily-loaded' }
+          })
+          build.onLoad({ filter: /.*/, namespace: 'lazily-loaded' }, ({ path: library }) => ({
+            contents: `export * from './${lazyFileOf(library)}'; export { default } from './${lazyFileOf(library)}'`,
+            loader: 'js'
+          }))
+          build.onResolve({ filter: /^\.\/lazy\//, namespace: 'lazily-loaded' }, ({ path: file }) => ({ path: file, external: true }))
+        }
+      }
+    ]
   })
-  fs.writeFileSync(SERVER_METAFILE, JSON.stringify(metafile))
-  // The chunks of the build before stay for one more build: a service still running it imports
-  // them on the first use of a lazily loaded feature (the first sign-in through an application),
-  // and their names, hashes of their content, are not the new ones. Older ones go.
-  const keep = new Set([...previous, ...Object.keys(metafile.outputs).map((file) => path.resolve(ROOT, file)), SERVER_METAFILE])
-  for (const name of fs.readdirSync(SERVER_DIR)) if (!keep.has(path.join(SERVER_DIR, name))) fs.rmSync(path.join(SERVER_DIR, name), { recursive: true, force: true })
+  const lazy = await build({
+    ...common,
+    entryPoints: Object.fromEntries([...libraries].map((library) => [lazyFileOf(library).replace(/\.cjs$/, ''), library])),
+    outdir: folder,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs'
+  })
+  const bundles = Object.keys(SERVER_ENTRIES).map((name) => path.join(folder, `${name}.cjs`))
+  for (const bundle of bundles) {
+    // esbuild writes every character of a string, template or regular expression outside ASCII as
+    // an escape (its default charset); what is left is in the comments it keeps, and a single such
+    // character would make the whole source a two-byte string (src/shared/bundle-runner.ts).
+    fs.writeFileSync(bundle, fs.readFileSync(bundle, 'utf8').replace(/[^\0-\x7f]/g, '?'))
+  }
+  await writeCodeCaches(bundles)
+  for (const name of Object.keys(SERVER_ENTRIES)) {
+    fs.writeFileSync(
+      path.join(SERVER_DIR, `${name}.js`),
+      `// Written by scripts/build.mjs: starts this build's bundle with its code cache.
+import path from 'node:path'
+import { runBundle } from '../src/shared/bundle-runner.js'
+
+await runBundle(path.join(import.meta.dirname, '${path.basename(folder)}', '${name}.cjs'))
+`
+    )
+  }
+  fs.writeFileSync(SERVER_METAFILE, JSON.stringify({ inputs: { ...services.metafile.inputs, ...lazy.metafile.inputs }, outputs: { ...services.metafile.outputs, ...lazy.metafile.outputs } }))
+  // The build before stays for one more build: a service still running it imports its lazy/
+  // libraries on the first use of their feature (the first sign-in through an application).
+  const keep = new Set([...previous, path.basename(folder), path.basename(SERVER_METAFILE), ...Object.keys(SERVER_ENTRIES).map((name) => `${name}.js`)])
+  for (const name of fs.readdirSync(SERVER_DIR)) if (!keep.has(name)) fs.rmSync(path.join(SERVER_DIR, name), { recursive: true, force: true })
+}
+
+/**
+ * Starts each service bundle with the services' node flags, on a database of the build's own, and
+ * writes its code cache once it listens (src/shared/bundle-runner.ts). The first bundle starts
+ * twice: its first start creates the database and the keys, and a cache is of what every later
+ * start runs.
+ */
+async function writeCodeCaches([first, ...others]) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-code-cache-'))
+  try {
+    for (const bundle of [first, first, ...others]) {
+      const [hubPort, tasksPort] = [await freePort(), await freePort()]
+      const result = spawnSync(process.execPath, [...NODE_FLAGS, path.join(DIST, 'scripts/write-code-cache.js'), bundle], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', DATA_DIR: dataDir, HUB_PORT: hubPort, HUB_PUBLIC_URL: `http://127.0.0.1:${hubPort}`, PORT: tasksPort },
+        encoding: 'utf8',
+        timeout: CODE_CACHE_TIMEOUT_MS
+      })
+      const outcome = result.signal ?? `exit code ${result.status}`
+      if (result.status !== 0) throw new Error(`${path.basename(bundle)} did not start to write its code cache (${outcome}):\n${result.stdout}${result.stderr}`)
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** A port nothing listens on, as a string for the environment: one free a moment ago. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(String(port)))
+    })
+  })
 }
 
 /** The files a server bundle's metafile lists, as absolute paths; none when there is no bundle yet. */

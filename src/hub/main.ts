@@ -1,4 +1,5 @@
 import { runServices } from '../shared/runtime.js'
 import { createHubService } from './service.js'
 
-await runServices([createHubService()])
+/** The hub alone. Resolves once it listens: the server bundle's runner waits for it (src/shared/bundle-runner.ts). */
+export const started = runServices([createHubService()])

@@ -1,4 +1,5 @@
 import { runServices } from '../shared/runtime.js'
 import { createTasksService } from './service.js'
 
-await runServices([createTasksService()])
+/** The task manager alone. Resolves once it listens: the server bundle's runner waits for it (src/shared/bundle-runner.ts). */
+export const started = runServices([createTasksService()])

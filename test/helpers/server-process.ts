@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
+/** The node flags `npm start`, `hearth start` and the systemd units run the services with: package.json's config.nodeFlags. */
+export const NODE_FLAGS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { nodeFlags: string } }).config.nodeFlags.split(' ')
 
 export interface ServerProcess {
   url: string
@@ -27,7 +30,7 @@ export async function freePort(): Promise<number> {
 
 /** Runs a built entry point (e.g. `dist/server/tasks.js`) as `npm start` would, with the given environment. */
 export function runBuilt(entry: string, env: Record<string, string>): Omit<ServerProcess, 'url'> {
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, path.join(ROOT, entry)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe']

@@ -19,13 +19,15 @@ const write = (file: string, text: string) => {
   fs.writeFileSync(path.join(project, file), text)
 }
 const builds = () => (fs.existsSync(path.join(project, 'builds.log')) ? fs.readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean).length : 0)
-const setVersion = (version: number) => write('src/main.ts', `export const version: number = ${version}\n`)
+/** The project's `npm start` bundle: it says which version started, once its launcher runs it. */
+const setVersion = (version: number) =>
+  write('src/main.ts', `export const version: number = ${version}\nconsole.log('started version ' + version)\nexport const started = Promise.resolve()\n`)
 
 /** `node scripts/build.mjs`, then what a start script would run: the server bundle and the manifest. */
 const buildAndStart = `node scripts/build.mjs && node -e "
   const fs = require('node:fs')
   if (!fs.existsSync('dist/public/manifest.json')) { console.log('half-written dist'); process.exit(3) }
-  import('./dist/server/main.js').then((m) => console.log('started version ' + m.version))
+  import('./dist/server/main.js')
 "`
 
 function run(command: string): Promise<{ code: number | null; out: string; err: string; ms: number }> {
@@ -42,7 +44,7 @@ describe('scripts/build.mjs: build when the sources changed, one build at a time
   beforeAll(() => {
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-build-'))
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'))
-    fs.cpSync(path.join(ROOT, 'scripts/build.mjs'), path.join(project, 'scripts/build.mjs'))
+    for (const file of ['scripts/build.mjs', 'scripts/write-code-cache.ts', 'src/shared/bundle-runner.ts']) fs.cpSync(path.join(ROOT, file), path.join(project, file))
     write('package.json', JSON.stringify({ type: 'module' }))
     write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'] } }))
     write(
@@ -124,13 +126,14 @@ fs.writeFileSync('dist/public/manifest.json', '{}')
     expect((await run(buildAndStart)).out).toBe('started version 4\n')
   })
 
-  it("keeps the server bundle's chunks of the build before for one more build, for a service still running it", async () => {
-    const lazyChunks = () => fs.readdirSync(path.join(project, 'dist/server')).filter((name) => /^lazy-.*\.js$/.test(name))
-    write('src/hub/main.ts', "export const lazy = () => import('./lazy.js')\n")
+  it("keeps the server bundle's build before for one more build, for a service still running it to load a library from", async () => {
+    const buildFolders = () => fs.readdirSync(path.join(project, 'dist/server')).filter((name) => name.startsWith('build-'))
+    write('src/hub/main.ts', "export const csv = () => import('csv-stringify')\n")
     for (const n of [1, 2, 3]) {
-      write('src/hub/lazy.ts', `export const n: number = ${n}\n`)
+      write('src/hub/extra.ts', `export const n: number = ${n}\n`)
       expect((await run('node scripts/build.mjs')).code).toBe(0)
     }
-    expect(lazyChunks()).toHaveLength(2)
+    expect(buildFolders()).toHaveLength(2)
+    for (const folder of buildFolders()) expect(fs.existsSync(path.join(project, 'dist/server', folder, 'lazy/csv-stringify.cjs'))).toBe(true)
   })
 })
