@@ -45,11 +45,15 @@ const SERVER_ENTRIES = { main: 'dist/src/main.js', hub: 'dist/src/hub/main.js', 
 const SERVER_METAFILE = path.join(SERVER_DIR, 'meta.json')
 /**
  * Packages the bundle requires from node_modules at run time instead of containing them: native
- * addons, whose .node file is found beside their JavaScript; @fastify/swagger-ui, which serves
- * its static files from its own `__dirname`; @fastify/cookie, whose `await import('cookie')` of a
- * CommonJS package loses the named export `stringifySetCookie` in esbuild's interop.
+ * addons, whose .node file is found beside their JavaScript.
  */
-const SERVER_EXTERNAL = ['better-sqlite3', '@node-rs/argon2', '@fastify/swagger-ui', '@fastify/cookie']
+const SERVER_EXTERNAL = ['better-sqlite3', '@node-rs/argon2']
+/**
+ * Packages inside the bundle that read their own files through `__dirname` (Swagger UI serves its
+ * static files so): in the bundle it names the bundle's folder, so each of their modules gets its
+ * own back, found as node would find the package from the bundle.
+ */
+const FINDING_THEIR_FILES = ['@fastify/swagger-ui']
 /** A bare specifier (esbuild's filters are Go's regular expressions, without look-ahead); `node:` ones are left to node. */
 const BARE = /^[^./]/
 /** What a code cache is written with: the node flags every way of starting the services passes. */
@@ -165,7 +169,8 @@ async function bundleServer() {
   const folder = path.join(SERVER_DIR, `build-${Date.now().toString(36)}`)
   const lazyFileOf = (library) => `lazy/${library.replace(/^@/, '').replaceAll('/', '-')}.cjs`
   const libraries = new Set()
-  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', external: SERVER_EXTERNAL, sourcemap: 'linked', metafile: true, logLevel: 'warning' }
+  const external = [...SERVER_EXTERNAL, ...FINDING_THEIR_FILES.map((name) => `${name}/package.json`)]
+  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', external, sourcemap: 'linked', metafile: true, logLevel: 'warning' }
   const services = await build({
     ...common,
     entryPoints: SERVER_ENTRIES,
@@ -177,6 +182,20 @@ async function bundleServer() {
     supported: { 'dynamic-import': false },
     define: { 'import.meta.dirname': '__dirname' },
     plugins: [
+      {
+        name: 'packages-finding-their-files',
+        setup(build) {
+          for (const name of FINDING_THEIR_FILES) {
+            const root = path.join(ROOT, 'node_modules', name)
+            build.onLoad({ filter: new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/.*\\.js$`) }, ({ path: file }) => {
+              const source = fs.readFileSync(file, 'utf8')
+              if (!/\b__dirname\b/.test(source)) return undefined
+              const own = `require("node:path").join(require("node:path").dirname(require.resolve("${name}/package.json")), ${JSON.stringify(path.relative(root, path.dirname(file)))})`
+              return { contents: `var __dirname = ${own}; ${source}`, loader: 'js' }
+            })
+          }
+        }
+      },
       {
         name: 'lazily-loaded-libraries',
         setup(build) {
