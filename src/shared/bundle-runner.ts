@@ -11,8 +11,8 @@ import vm from 'node:vm'
  * vm.Script, which takes one. Parsing and compiling were 40 % of the hub's start-up
  * (docs/performance.md, "Issue 32: start-up from a code cache").
  *
- * V8 takes a cache only from the same V8 with the same V8 flags, and checks its checksum; any
- * other is rejected and the bundle compiles as it would without one. The cache's file is named
+ * V8 takes a cache only from the same V8 version with the same V8 flags; any other is rejected
+ * and the bundle compiles as it would without one. The cache's file is named
  * after the bundle's, whose folder is new with every build, so a cache never meets another
  * bundle of the same length (V8 checks only the length of the source).
  */
@@ -32,7 +32,7 @@ export interface CompiledBundle {
   createCachedData(): Buffer
 }
 
-export const codeCacheOf = (bundleFile: string) => `${bundleFile}.v8-cache`
+const codeCacheOf = (bundleFile: string) => `${bundleFile}.v8-cache`
 
 /** The arguments node gives a CommonJS module, named as node names them. */
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`

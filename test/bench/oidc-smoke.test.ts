@@ -12,7 +12,7 @@ const project = path.resolve(import.meta.dirname, '../..')
  * scenario goes through against the hub, and against Glewlwyd where it is installed. A failed
  * request would exit 1. The hub is the server bundle users run (dist/server/hub.js), so this is
  * also the full flow (discovery, authorize with a signed-in browser, token, refresh, userinfo)
- * through oidc-provider's chunk, which start-up never loads.
+ * through oidc-provider's lazy/ file, which start-up never loads.
  */
 describe('npm run bench -- --oidc-only, a smoke run', { timeout: 120_000 }, () => {
   it('runs each scenario on each provider and prints the comparison', async () => {

@@ -37,8 +37,8 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
 
   /**
    * The built hub on a fresh DATA_DIR; `imported()` lists the packages it has imported so far:
-   * those node resolved (the bundle's external packages) and those inside the bundle's chunks it
-   * has loaded.
+   * those node resolved or required (the native addons) and those inside the bundle's files it
+   * has loaded (the service's own, and the lazily loaded libraries' lazy/ files).
    */
   const startHub = async (env: Record<string, string> = {}) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-footprint-'))
@@ -90,9 +90,9 @@ describe('what the hub process loads', { timeout: 60_000 }, () => {
     expect(OPTIONAL_LIBRARIES.filter((library) => imported().has(library))).toEqual(['nodemailer', '@simplewebauthn/server', 'oidc-provider'])
   })
 
-  // The bundle holds these two in chunks of their own that start-up never reaches: this is where a
-  // chunk that fails to load, or an export lost to the bundler, would show (docs/performance.md,
-  // "Issue 32: the server as one bundle").
+  // The bundle holds these two in lazy/ files of their own that start-up never reaches: this is
+  // where such a file that fails to load, or an export lost to the bundler, would show
+  // (docs/performance.md, "Issue 32: start-up from a code cache").
   it('loads the QR code library with a two-step set-up, and csv-stringify with a CSV export', async () => {
     const { server, imported, dataDir } = await startHub()
     const { hub } = await signUpWithTwoStep(server.url, path.join(dataDir, 'outbox'))

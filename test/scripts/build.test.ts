@@ -126,6 +126,16 @@ fs.writeFileSync('dist/public/manifest.json', '{}')
     expect((await run(buildAndStart)).out).toBe('started version 4\n')
   })
 
+  it('fails, naming the bundle, when a service does not start to write its code cache', async () => {
+    write('src/tasks/main.ts', "export const started: Promise<void> = Promise.reject(new Error('no database here'))\n")
+    const failed = await run('node scripts/build.mjs')
+    expect(failed.code).toBe(1)
+    expect(failed.err).toMatch(/tasks\.cjs did not start to write its code cache \(exit code 1\):[\s\S]*no database here/)
+    expect(fs.existsSync(path.join(project, 'dist/.build-stamp'))).toBe(false)
+    write('src/tasks/main.ts', "export const service: string = 'tasks'\n")
+    expect((await run('node scripts/build.mjs')).code).toBe(0)
+  })
+
   it("keeps the server bundle's build before for one more build, for a service still running it to load a library from", async () => {
     const buildFolders = () => fs.readdirSync(path.join(project, 'dist/server')).filter((name) => name.startsWith('build-'))
     write('src/hub/main.ts', "export const csv = () => import('csv-stringify')\n")
