@@ -30,6 +30,19 @@ export function providerAdapterFactory(
   return (model) => (model === 'Client' ? clientAdapter(clients, signingAlgorithmOf) : recordAdapter(db, model, now, model === 'Session' ? hubSessionOf : () => null))
 }
 
+/** A provider record's row as saved, but for its hub session (a type, as prepared queries' parameters are records). */
+type SavedRecord = {
+  model: string
+  id: string
+  payload: string
+  grantId: string | null
+  uid: string | null
+  userCode: string | null
+  accountId: string | null
+  clientId: string | null
+  expiresAt: string | null
+}
+
 function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): Adapter {
   // Every token, code, grant and session the provider reads goes through these: prepared once per
   // model, not built and compiled by Kysely at each read (docs/performance.md, issue 32).
@@ -44,6 +57,27 @@ function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hub
   const consumption = prepareQuery(db, (param: Param<{ model: string; id: string; at: string }>) =>
     db.updateTable('oidcProviderRecords').set({ consumedAt: param('at') }).where('model', '=', param('model')).where('id', '=', param('id'))
   )
+  // Every code, token, grant and session the provider issues or changes is saved through one of
+  // these, the second stamping it with the saving request's hub session.
+  const savingRecord = (withHubSession: boolean) =>
+    prepareQuery(db, (param: Param<SavedRecord & { hubSessionId?: string }>) => {
+      const row = {
+        payload: param('payload'),
+        grantId: param('grantId'),
+        uid: param('uid'),
+        userCode: param('userCode'),
+        accountId: param('accountId'),
+        clientId: param('clientId'),
+        expiresAt: param('expiresAt'),
+        ...(withHubSession ? { hubSessionId: param('hubSessionId') } : {})
+      }
+      return db
+        .insertInto('oidcProviderRecords')
+        .values({ model: param('model'), id: param('id'), ...row, consumedAt: null })
+        .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(row))
+    })
+  const saving = savingRecord(false)
+  const savingWithHubSession = savingRecord(true)
   const live = async (query: typeof byId, value: string): Promise<AdapterPayload | undefined> => {
     const row = await query.first({ model, value })
     if (!row || (row.expiresAt !== null && row.expiresAt <= now().toISOString())) return undefined
@@ -53,7 +87,10 @@ function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hub
   }
   return {
     async upsert(id, payload, expiresIn) {
+      const hubSession = hubSessionOf()
       const row = {
+        model,
+        id,
         payload: JSON.stringify(payload),
         grantId: payload.grantId ?? null,
         uid: payload.uid ?? null,
@@ -62,14 +99,9 @@ function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hub
         clientId: payload.clientId ?? null,
         expiresAt: typeof expiresIn === 'number' ? new Date(now().getTime() + expiresIn * 1000).toISOString() : null
       }
-      const hubSession = hubSessionOf()
       // Saved without its person's hub session (someone else's, or none), it keeps the one it had.
-      const stamp = hubSession !== null && hubSession.userId === payload.accountId ? { hubSessionId: hubSession.id } : {}
-      await db
-        .insertInto('oidcProviderRecords')
-        .values({ model, id, ...row, ...stamp, consumedAt: null })
-        .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet({ ...row, ...stamp }))
-        .execute()
+      if (hubSession !== null && hubSession.userId === payload.accountId) await savingWithHubSession.all({ ...row, hubSessionId: hubSession.id })
+      else await saving.all(row)
     },
     find: (id) => live(byId, id),
     findByUid: (uid) => live(byUid, uid),
