@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { GOOD_PASSWORD } from '../../../helpers/hub-app.js'
 import { type ServerProcess, freePort, startBuilt } from '../../../helpers/server-process.js'
 
@@ -19,7 +19,8 @@ describe('the set-up link the hub prints at start', () => {
   afterEach(() => {
     for (const server of running.splice(0)) server.child.kill('SIGKILL')
   })
-  process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }))
+  // Removed here: a test worker ends without node's 'exit' event, which left the folder (and its keys) in the temporary directory.
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
   const start = async () => {
     const port = await freePort()
