@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Adapter, AdapterPayload } from 'oidc-provider'
 import { failureForLog } from '../../../shared/database/availability.js'
 import { type Param, prepareQuery } from '../../../shared/database/prepared-query.js'
-import type { Database } from '../../../shared/database/schema.js'
+import type { Database, OidcProviderRecordsTable } from '../../../shared/database/schema.js'
 import type { Logger } from '../../../shared/logging.js'
 import { PRUNING_INTERVAL_MS } from '../../kernel/audit/pruning.js'
 import { startRounds } from '../../kernel/background/rounds.js'
@@ -30,18 +30,8 @@ export function providerAdapterFactory(
   return (model) => (model === 'Client' ? clientAdapter(clients, signingAlgorithmOf) : recordAdapter(db, model, now, model === 'Session' ? hubSessionOf : () => null))
 }
 
-/** A provider record's row as saved, but for its hub session (a type, as prepared queries' parameters are records). */
-type SavedRecord = {
-  model: string
-  id: string
-  payload: string
-  grantId: string | null
-  uid: string | null
-  userCode: string | null
-  accountId: string | null
-  clientId: string | null
-  expiresAt: string | null
-}
+/** A provider record's row as saved: consumed only later, and stamped with a hub session by some saves alone. */
+type SavedRecord = Omit<OidcProviderRecordsTable, 'consumedAt' | 'hubSessionId'> & { hubSessionId?: string }
 
 function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hubSessionOf: HubSessionOfCurrentRequest): Adapter {
   // Every token, code, grant and session the provider reads goes through these: prepared once per
@@ -60,7 +50,7 @@ function recordAdapter(db: Kysely<Database>, model: string, now: () => Date, hub
   // Every code, token, grant and session the provider issues or changes is saved through one of
   // these, the second stamping it with the saving request's hub session.
   const savingRecord = (withHubSession: boolean) =>
-    prepareQuery(db, (param: Param<SavedRecord & { hubSessionId?: string }>) => {
+    prepareQuery(db, (param: Param<SavedRecord>) => {
       const row = {
         payload: param('payload'),
         grantId: param('grantId'),
