@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { USAGE } from '../../src/cli/hub-commands.js'
-import { freePort } from '../helpers/server-process.js'
+import { NODE_FLAGS, freePort } from '../helpers/server-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const BIN = path.join(ROOT, 'bin/hearth.js')
@@ -139,8 +139,7 @@ describe('bin/hearth.js', () => {
       const { child } = await startTasks()
       const [servicePid] = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ')
       const argv = fs.readFileSync(`/proc/${servicePid}/cmdline`, 'utf8').split('\0').slice(0, -1)
-      const { config } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { nodeFlags: string } }
-      expect(argv.slice(1)).toEqual([...config.nodeFlags.split(' '), path.join(ROOT, 'dist/server/tasks.js')])
+      expect(argv.slice(1)).toEqual([...NODE_FLAGS, path.join(ROOT, 'dist/server/tasks.js')])
     })
 
     it('on SIGTERM lets the services finish a request in flight, and exits 0 as they do', async () => {

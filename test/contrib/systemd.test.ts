@@ -5,6 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readConfig } from '../../src/shared/config.js'
 import { SHUTDOWN_GRACE_MS } from '../../src/shared/runtime.js'
+import { NODE_FLAGS } from '../helpers/server-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const UNITS_DIR = path.join(ROOT, 'contrib/systemd')
@@ -48,8 +49,7 @@ describe('contrib/systemd units', () => {
       expect(settings.get(key), key).toHaveLength(1)
       return settings.get(key)?.[0]
     }
-    const { config } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { nodeFlags: string } }
-    expect(only('ExecStart')).toBe(`${INSTALLED.node} ${config.nodeFlags} ${INSTALLED.root}/${entry}`)
+    expect(only('ExecStart')).toBe(`${INSTALLED.node} ${NODE_FLAGS.join(' ')} ${INSTALLED.root}/${entry}`)
     expect(only('User')).toBe('hearth')
     expect(only('StateDirectory')).toBe('hearth')
     expect(only('StateDirectoryMode')).toBe('0700')

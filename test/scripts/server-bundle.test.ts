@@ -9,9 +9,10 @@ const SERVER = path.join(ROOT, 'dist/server')
  * The packages in the server bundle (`pretest` builds it) that name `__dirname` or `__filename`,
  * each reviewed: in the bundle both name the bundle's file (dist/server/build-…/hub.cjs), not the
  * package's, and a package that finds its own files through them would fail only on the code path
- * that does (docs/performance.md, "Issue 32: the
- * server as one bundle"). A package that joins this list is to be looked at, and either kept out
- * of the bundle (scripts/build.mjs, SERVER_EXTERNAL) or added here with why it is harmless.
+ * that does (docs/performance.md, "Issue 32: the server as one bundle"). A package that joins
+ * this list is to be looked at, and either given its own folder back (scripts/build.mjs,
+ * FINDING_THEIR_FILES), kept out of the bundle (SERVER_EXTERNAL) or added here with why it is
+ * harmless.
  */
 const REVIEWED = {
   'dist/src/shared/checkout.js': "our own: its import.meta.dirname, which the build turns into __dirname, is only where it starts walking up to the checkout's package.json",
