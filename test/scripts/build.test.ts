@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
  * scripts/build.mjs on a small project of the same shape (src/ with the three service entry points
  * it bundles, scripts/build-client.ts, a tsconfig.build.json), so the tests build in seconds and
  * never touch this checkout's dist/. Its build-client step notes each build in builds.log and,
- * like the real one, empties dist/public first and writes manifest.json last, a second later: a
- * start during a build would find no manifest.
+ * like the real one, empties dist/public first and writes manifest.json last; with SLOW_CLIENT_BUILD
+ * set, as the test of two callers at once sets it, a second later: a start during a build would
+ * find no manifest.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..')
 let project = ''
@@ -30,9 +31,9 @@ const buildAndStart = `node scripts/build.mjs && node -e "
   import('./dist/server/main.js')
 "`
 
-function run(command: string): Promise<{ code: number | null; out: string; err: string; ms: number }> {
+function run(command: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string; ms: number }> {
   const started = Date.now()
-  const child: ChildProcess = spawn('sh', ['-c', command], { cwd: project })
+  const child: ChildProcess = spawn('sh', ['-c', command], { cwd: project, env: { ...process.env, ...env } })
   let out = ''
   let err = ''
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
@@ -56,7 +57,7 @@ describe('scripts/build.mjs: build when the sources changed, one build at a time
       `import fs from 'node:fs'
 fs.appendFileSync('builds.log', 'build\\n')
 fs.rmSync('dist/public', { recursive: true, force: true })
-Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000)
+if (process.env.SLOW_CLIENT_BUILD) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000)
 fs.mkdirSync('dist/public', { recursive: true })
 fs.writeFileSync('dist/public/manifest.json', '{}')
 `
@@ -94,10 +95,10 @@ fs.writeFileSync('dist/public/manifest.json', '{}')
 
   it('lets a second caller wait for the build under way, so neither starts on a half-written dist', async () => {
     setVersion(3)
-    const first = run(buildAndStart)
+    const first = run(buildAndStart, { SLOW_CLIENT_BUILD: '1' })
     // The second starts once the first holds the lock, in the middle of its build.
     while (!fs.existsSync(path.join(project, '.build-lock'))) await new Promise((resolve) => setTimeout(resolve, 20))
-    const second = run(buildAndStart)
+    const second = run(buildAndStart, { SLOW_CLIENT_BUILD: '1' })
     const results = await Promise.all([first, second])
     expect(results.map((result) => result.out)).toEqual(['started version 3\n', 'started version 3\n'])
     expect(results[1]?.err).toMatch(/Waiting for the build under way/)
