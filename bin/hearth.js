@@ -13,6 +13,7 @@ import fs from 'node:fs'
 import { constants } from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
+import { servicesNodeFlags } from '../scripts/node-flags.mjs'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const print = (text) => process.stdout.write(`${text}\n`)
@@ -74,15 +75,9 @@ async function start(args) {
     process.exit(2)
   }
   const entry = built(SERVICES[name])
-  const child = spawn(process.execPath, [...nodeFlags(), entry], { stdio: 'inherit', detached: true })
+  const child = spawn(process.execPath, [...servicesNodeFlags(ROOT), entry], { stdio: 'inherit', detached: true })
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code, signal) => {
     process.exitCode = code ?? 128 + constants.signals[signal]
   })
-}
-
-/** package.json's config.nodeFlags, as npm start passes them to node. */
-function nodeFlags() {
-  const { config } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
-  return (config?.nodeFlags ?? '').split(/\s+/).filter((flag) => flag !== '')
 }

@@ -26,6 +26,7 @@ import os from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { servicesNodeFlags } from './node-flags.mjs'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const DIST = path.join(ROOT, 'dist')
@@ -57,7 +58,7 @@ const FINDING_THEIR_FILES = ['@fastify/swagger-ui']
 /** A bare specifier (esbuild's filters are Go's regular expressions, without look-ahead); `node:` ones are left to node. */
 const BARE = /^[^./]/
 /** What a code cache is written with: the node flags every way of starting the services passes. */
-const NODE_FLAGS = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).config?.nodeFlags ?? '').split(' ').filter(Boolean)
+const NODE_FLAGS = servicesNodeFlags(ROOT)
 /** A start that has not answered by then is a broken build. */
 const CODE_CACHE_TIMEOUT_MS = 60_000
 

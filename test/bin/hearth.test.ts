@@ -71,9 +71,11 @@ describe('bin/hearth.js', () => {
 
   it('says in one line to build when dist/ has not been built, and builds nothing itself', () => {
     const checkout = newDirectory()
-    fs.mkdirSync(path.join(checkout, 'bin'))
-    fs.copyFileSync(BIN, path.join(checkout, 'bin/hearth.js'))
-    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(checkout, 'package.json'))
+    // A checkout as cloned, before any build: bin/, scripts/ and package.json, nothing compiled.
+    for (const file of ['bin/hearth.js', 'scripts/node-flags.mjs', 'package.json']) {
+      fs.mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true })
+      fs.copyFileSync(path.join(ROOT, file), path.join(checkout, file))
+    }
     for (const args of [['hub', '--help'], ['start']]) {
       const result = spawnSync(process.execPath, [path.join(checkout, 'bin/hearth.js'), ...args], { cwd: checkout, encoding: 'utf8' })
       expect(result.status).toBe(1)

@@ -45,7 +45,7 @@ describe('scripts/build.mjs: build when the sources changed, one build at a time
   beforeAll(() => {
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-build-'))
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'))
-    for (const file of ['scripts/build.mjs', 'scripts/write-code-cache.ts', 'src/shared/bundle-runner.ts']) fs.cpSync(path.join(ROOT, file), path.join(project, file))
+    for (const file of ['scripts/build.mjs', 'scripts/node-flags.mjs', 'scripts/write-code-cache.ts', 'src/shared/bundle-runner.ts']) fs.cpSync(path.join(ROOT, file), path.join(project, file))
     write('package.json', JSON.stringify({ type: 'module' }))
     write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: ['node'] } }))
     write(
